@@ -1,0 +1,62 @@
+/* The test harness of the conformance suite: assertions that print file and line and exit,
+ * skips that exit 77 with a reason (VSYM_STRICT=1 turns them into failures).
+ * Every test is its own process (ctest runs it with a timeout); multi-rank tests are started by
+ * launch/vsym-run. */
+#ifndef VSYM_HARNESS_H
+#define VSYM_HARNESS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vsym/vsym.h>
+
+#define VSYM_TEST_SKIP_CODE 77
+
+#define VSYM_CHECK(cond, ...)                                                                      \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "FAIL %s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);         \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+            fflush(stderr);                                                                        \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* Check that a call returns VSYM_OK; print the status and the detail otherwise. */
+#define VSYM_CHECK_OK(expr)                                                                        \
+    do {                                                                                           \
+        vsym_status_t st_ = (expr);                                                                \
+        if (st_ != VSYM_OK) {                                                                      \
+            fprintf(stderr, "FAIL %s:%d: %s returned %s (%s): %s\n", __FILE__, __LINE__, #expr,   \
+                    vsym_status_name(st_), vsym_status_str(st_), vsym_error_detail());             \
+            fflush(stderr);                                                                        \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* Check that a call fails with exactly the given status, and that the detail mentions what. */
+#define VSYM_CHECK_STATUS(expr, expected, what)                                                    \
+    do {                                                                                           \
+        vsym_status_t st_ = (expr);                                                                \
+        if (st_ != (expected)) {                                                                   \
+            fprintf(stderr, "FAIL %s:%d: %s returned %s, expected %s (%s)\n", __FILE__, __LINE__, \
+                    #expr, vsym_status_name(st_), #expected, vsym_error_detail());                 \
+            exit(1);                                                                               \
+        }                                                                                          \
+        if ((what) != NULL && strstr(vsym_error_detail(), (what)) == NULL) {                       \
+            fprintf(stderr, "FAIL %s:%d: detail of %s lacks \"%s\": \"%s\"\n", __FILE__,         \
+                    __LINE__, #expr, (const char *)(what), vsym_error_detail());                   \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static inline void vsym_test_skip(const char *reason)
+{
+    const char *strict = getenv("VSYM_STRICT");
+    fprintf(stderr, "SKIP: %s\n", reason);
+    fflush(stderr);
+    exit(strict && strcmp(strict, "1") == 0 ? 1 : VSYM_TEST_SKIP_CODE);
+}
+
+#endif

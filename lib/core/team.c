@@ -1,0 +1,191 @@
+/* Teams: the world, the node, strided splits; the bootstrap exchange over a team. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/core_internal.h"
+
+vsym_status_t vsym_core_exchange(vsym_team_t *team, const void *in, size_t len, void *out)
+{
+    char tag[80];
+    /* Every member makes the same sequence of exchanges on a team, so (team id, sequence) names
+     * the same exchange on every member without any agreement step. */
+    if (snprintf(tag, sizeof(tag), "%s.%lu", team->id, team->seq++) >= (int)sizeof(tag))
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "exchange: team id too long");
+    return vsym_boot_allgather(&team->ctx->boot, team->members, team->size, tag, in, len, out);
+}
+
+vsym_status_t vsym_core_team_create(vsym_ctx_t *ctx, const int *members, int size,
+                                    const char *id, vsym_team_t **team_p)
+{
+    vsym_team_t *team = calloc(1, sizeof(*team));
+    vsym_status_t st;
+    int me = ctx->boot.rank;
+
+    if (team == NULL)
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "team: out of memory");
+    team->members = malloc((size_t)size * sizeof(int));
+    if (team->members == NULL) {
+        free(team);
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "team: out of memory");
+    }
+    memcpy(team->members, members, (size_t)size * sizeof(int));
+    team->ctx = ctx;
+    team->size = size;
+    team->rank = -1;
+    if (snprintf(team->id, sizeof(team->id), "%s", id) >= (int)sizeof(team->id)) {
+        free(team->members);
+        free(team);
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "team: id %s too long", id);
+    }
+    for (int r = 0; r < size; r++) {
+        int w = members[r];
+        if (w == me)
+            team->rank = r;
+        if (ctx->tp_of[w] != NULL && ctx->tp_of[w] == ctx->verbs)
+            team->uses_verbs = 1;
+        int seen = 0;
+        for (int q = 0; q < r && !seen; q++)
+            seen = ctx->peers[members[q]].node == ctx->peers[w].node;
+        if (!seen)
+            team->num_nodes++;
+    }
+    if ((st = vsym_core_obj_create(team, NULL, 0, SIZE_MAX, &team->sync)) != VSYM_OK) {
+        free(team->members);
+        free(team);
+        return st;
+    }
+    team->sync->is_sync = 1;
+    *team_p = team;
+    return VSYM_OK;
+}
+
+void vsym_core_team_release(vsym_team_t *team)
+{
+    if (team == NULL)
+        return;
+    vsym_core_obj_release(team->sync);
+    free(team->members);
+    free(team);
+}
+
+VSYM_API vsym_team_t *vsym_team_world(vsym_ctx_t *ctx)
+{
+    return ctx ? ctx->world : NULL;
+}
+
+VSYM_API vsym_team_t *vsym_team_node(vsym_ctx_t *ctx)
+{
+    return ctx ? ctx->node : NULL;
+}
+
+VSYM_API vsym_ctx_t *vsym_team_ctx(const vsym_team_t *team)
+{
+    return team ? team->ctx : NULL;
+}
+
+VSYM_API int vsym_team_rank(const vsym_team_t *team)
+{
+    return team ? team->rank : -1;
+}
+
+VSYM_API int vsym_team_size(const vsym_team_t *team)
+{
+    return team ? team->size : 0;
+}
+
+VSYM_API int vsym_team_world_rank(const vsym_team_t *team, int r)
+{
+    if (team == NULL || r < 0 || r >= team->size)
+        return -1;
+    return team->members[r];
+}
+
+VSYM_API int vsym_team_node_of(const vsym_team_t *team, int r)
+{
+    if (team == NULL || r < 0 || r >= team->size)
+        return -1;
+    return team->ctx->peers[team->members[r]].node;
+}
+
+VSYM_API int vsym_team_num_nodes(const vsym_team_t *team)
+{
+    return team ? team->num_nodes : 0;
+}
+
+VSYM_API const char *vsym_team_transport_of(const vsym_team_t *team, int r)
+{
+    vsym_tp_t *tp;
+    if (team == NULL || r < 0 || r >= team->size)
+        return NULL;
+    tp = team->ctx->tp_of[team->members[r]];
+    return tp ? tp->ops->name : NULL;
+}
+
+VSYM_API vsym_status_t vsym_team_split_strided(vsym_team_t *parent, int start, int stride,
+                                               int size, vsym_team_t **team_p)
+{
+    int *members;
+    char id[48];
+    int in = 0;
+    vsym_status_t st;
+
+    if (parent == NULL || team_p == NULL)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "split_strided: NULL parent or team_p");
+    if (size < 1 || start < 0 || start >= parent->size || stride < 1 ||
+        (long)start + (long)(size - 1) * stride >= parent->size)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM,
+                         "split_strided: start %d, stride %d, size %d leave the parent team of "
+                         "%d ranks",
+                         start, stride, size, parent->size);
+    /* Every parent rank counts the split, members or not, so that child ids stay the same on
+     * every rank of the parent. */
+    if (snprintf(id, sizeof(id), "%s.%lu", parent->id, parent->children++) >= (int)sizeof(id))
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "split_strided: teams nested too deeply");
+    members = malloc((size_t)size * sizeof(int));
+    if (members == NULL)
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "split_strided: out of memory");
+    for (int i = 0; i < size; i++) {
+        members[i] = parent->members[start + i * stride];
+        if (start + i * stride == parent->rank)
+            in = 1;
+    }
+    if (!in) {
+        free(members);
+        *team_p = NULL;
+        return VSYM_OK;
+    }
+    st = vsym_core_team_create(parent->ctx, members, size, id, team_p);
+    free(members);
+    return st;
+}
+
+VSYM_API vsym_status_t vsym_team_destroy(vsym_team_t *team)
+{
+    vsym_status_t st;
+    if (team == NULL)
+        return VSYM_OK;
+    if (team == team->ctx->world || team == team->ctx->node)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "team_destroy: the world and node teams "
+                                                 "belong to the context");
+    st = vsym_team_barrier(team, 0);
+    vsym_core_team_release(team);
+    return st;
+}
+
+VSYM_API vsym_status_t vsym_team_exchange(vsym_team_t *team, const void *in, size_t len,
+                                          void *out)
+{
+    if (team == NULL || (len > 0 && (in == NULL || out == NULL)))
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "team_exchange: NULL argument");
+    return vsym_core_exchange(team, in, len, out);
+}
+
+VSYM_API vsym_status_t vsym_team_barrier(vsym_team_t *team, double timeout_s)
+{
+    vsym_status_t st;
+    if (team == NULL)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "team_barrier: NULL team");
+    if ((st = vsym_quiet(team->ctx)) != VSYM_OK)
+        return st;
+    return vsym_signal_barrier(team->sync, 0, timeout_s);
+}

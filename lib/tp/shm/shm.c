@@ -1,0 +1,256 @@
+/* Shared-memory transport: the arenas of the ranks of this node are mapped into every rank of
+ * the node; puts and gets are copies, atomics are CPU atomics. Memory outside the arenas (user
+ * buffers made symmetric by rendezvous) is reached with process_vm_writev/readv. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "tp/tp.h"
+
+typedef struct {
+    vsym_tp_t super;
+    int nranks;
+    int me;
+    size_t arena_size;
+    char **base; /* per world rank: mapped arena, or NULL when not on this node */
+    int *pid;
+} shm_tp_t;
+
+typedef struct {
+    int32_t pid;
+    int32_t memfd;
+    uint64_t size;
+} shm_info_t;
+
+static void *shm_peer_ptr(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *ra)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    if (!(ra->flags & VSYM_TP_ADDR_ARENA))
+        return peer == s->me ? (void *)(uintptr_t)ra->addr : NULL;
+    return s->base[peer] ? s->base[peer] + ra->addr : NULL;
+}
+
+/* Copy between this process and a peer's non-arena memory. */
+static vsym_status_t cma(shm_tp_t *s, int peer, void *local, uint64_t remote, size_t len,
+                         int write, const char *op)
+{
+    while (len > 0) {
+        struct iovec l = {local, len};
+        struct iovec r = {(void *)(uintptr_t)remote, len};
+        ssize_t n = write ? process_vm_writev(s->pid[peer], &l, 1, &r, 1, 0)
+                          : process_vm_readv(s->pid[peer], &l, 1, &r, 1, 0);
+        if (n <= 0)
+            return VSYM_FAIL(errno == ESRCH ? VSYM_ERR_PEER_FAILED : VSYM_ERR_REMOTE_ACCESS,
+                             "%s of %zu bytes to world rank %d (pid %d) at 0x%llx failed: %s",
+                             op, len, peer, s->pid[peer], (unsigned long long)remote,
+                             n == 0 ? "nothing copied" : strerror(errno));
+        local = (char *)local + n;
+        remote += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return VSYM_OK;
+}
+
+static vsym_status_t shm_put(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *dst,
+                             const void *src, size_t len, unsigned flags)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    void *p = shm_peer_ptr(tp, peer, dst);
+    (void)flags;
+    if (p != NULL) {
+        vsym_util_copy(p, src, len);
+        return VSYM_OK;
+    }
+    if (s->base[peer] == NULL)
+        return VSYM_FAIL(VSYM_ERR_TRANSPORT, "shm put: world rank %d is not on this node", peer);
+    return cma(s, peer, (void *)(uintptr_t)src, dst->addr, len, 1, "shm put");
+}
+
+static vsym_status_t shm_get(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *src, void *dst,
+                             size_t len, unsigned flags)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    void *p = shm_peer_ptr(tp, peer, src);
+    (void)flags;
+    if (p != NULL) {
+        memcpy(dst, p, len);
+        return VSYM_OK;
+    }
+    if (s->base[peer] == NULL)
+        return VSYM_FAIL(VSYM_ERR_TRANSPORT, "shm get: world rank %d is not on this node", peer);
+    return cma(s, peer, dst, src->addr, len, 0, "shm get");
+}
+
+#define AMO_BODY(type, p)                                                                          \
+    switch (op) {                                                                                  \
+    case VSYM_AMO_FETCH:                                                                           \
+        old = __atomic_load_n(p, __ATOMIC_SEQ_CST);                                                \
+        break;                                                                                     \
+    case VSYM_AMO_SET:                                                                             \
+        __atomic_store_n(p, value, __ATOMIC_SEQ_CST);                                              \
+        break;                                                                                     \
+    case VSYM_AMO_ADD:                                                                             \
+    case VSYM_AMO_FETCH_ADD:                                                                       \
+        old = __atomic_fetch_add(p, value, __ATOMIC_SEQ_CST);                                      \
+        break;                                                                                     \
+    case VSYM_AMO_SWAP:                                                                            \
+        old = __atomic_exchange_n(p, value, __ATOMIC_SEQ_CST);                                     \
+        break;                                                                                     \
+    case VSYM_AMO_CSWAP: {                                                                         \
+        type expected = compare;                                                                   \
+        __atomic_compare_exchange_n(p, &expected, value, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
+        old = expected;                                                                            \
+        break;                                                                                     \
+    }                                                                                              \
+    }
+
+static vsym_status_t shm_atomic64(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *dst,
+                                  vsym_amo_op_t op, uint64_t value, uint64_t compare,
+                                  uint64_t *old_p)
+{
+    uint64_t *p = shm_peer_ptr(tp, peer, dst);
+    uint64_t old = 0;
+    if (p == NULL)
+        return VSYM_FAIL(VSYM_ERR_UNSUPPORTED,
+                         "shm atomic on world rank %d: memory not load/store reachable", peer);
+    AMO_BODY(uint64_t, p)
+    if (old_p)
+        *old_p = old;
+    return VSYM_OK;
+}
+
+static vsym_status_t shm_atomic32(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *dst,
+                                  vsym_amo_op_t op, uint32_t value, uint32_t compare,
+                                  uint32_t *old_p)
+{
+    uint32_t *p = shm_peer_ptr(tp, peer, dst);
+    uint32_t old = 0;
+    if (p == NULL)
+        return VSYM_FAIL(VSYM_ERR_UNSUPPORTED,
+                         "shm atomic on world rank %d: memory not load/store reachable", peer);
+    AMO_BODY(uint32_t, p)
+    if (old_p)
+        *old_p = old;
+    return VSYM_OK;
+}
+
+static vsym_status_t shm_fence(vsym_tp_t *tp, int peer)
+{
+    (void)tp;
+    (void)peer;
+    /* Copies are synchronous stores; x86 keeps them in order, other CPUs need the fence. */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return VSYM_OK;
+}
+
+static vsym_status_t shm_quiet(vsym_tp_t *tp, int peer)
+{
+    (void)tp;
+    (void)peer;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return VSYM_OK;
+}
+
+static void shm_destroy(vsym_tp_t *tp)
+{
+    shm_tp_t *s = (shm_tp_t *)tp;
+    for (int r = 0; r < s->nranks; r++)
+        if (s->base[r] && r != s->me)
+            munmap(s->base[r], s->arena_size);
+    free(s->base);
+    free(s->pid);
+    free(s);
+}
+
+static void shm_mem_dereg(vsym_tp_t *tp, void *memh)
+{
+    (void)tp;
+    (void)memh;
+}
+
+static const vsym_tp_ops_t shm_ops = {
+    .name = "shm",
+    .destroy = shm_destroy,
+    .mem_reg = vsym_tp_unsupported_mem_reg,
+    .mem_dereg = shm_mem_dereg,
+    .peer_ptr = shm_peer_ptr,
+    .put = shm_put,
+    .get = shm_get,
+    .atomic64 = shm_atomic64,
+    .atomic32 = shm_atomic32,
+    .fence = shm_fence,
+    .quiet = shm_quiet,
+};
+
+vsym_status_t vsym_tp_shm_create(vsym_boot_t *boot, const vsym_tp_arena_t *arena,
+                                 const int *node_of, vsym_tp_t **tp_p)
+{
+    int n = boot->size, me = boot->rank;
+    shm_tp_t *s = calloc(1, sizeof(*s));
+    shm_info_t mine = {(int32_t)getpid(), arena->memfd, arena->size};
+    shm_info_t *all = calloc((size_t)n, sizeof(*all));
+    vsym_status_t st;
+
+    if (s == NULL || all == NULL || (s->base = calloc((size_t)n, sizeof(char *))) == NULL ||
+        (s->pid = calloc((size_t)n, sizeof(int))) == NULL) {
+        st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "shm transport: out of memory");
+        goto err;
+    }
+    s->super.ops = &shm_ops;
+    s->nranks = n;
+    s->me = me;
+    s->arena_size = arena->size;
+    if ((st = vsym_boot_allgather(boot, NULL, n, "shm", &mine, sizeof(mine), all)) != VSYM_OK)
+        goto err;
+    for (int r = 0; r < n; r++) {
+        char path[64];
+        int fd;
+        void *p;
+        s->pid[r] = all[r].pid;
+        if (node_of[r] != node_of[me])
+            continue;
+        if (r == me) {
+            s->base[r] = arena->base;
+            continue;
+        }
+        /* The peer's memfd, opened through /proc: allowed only to processes that may ptrace it
+         * (same user), so other users cannot read the segments. */
+        snprintf(path, sizeof(path), "/proc/%d/fd/%d", all[r].pid, all[r].memfd);
+        fd = open(path, O_RDWR | O_CLOEXEC);
+        if (fd < 0) {
+            st = VSYM_FAIL(VSYM_ERR_TRANSPORT,
+                           "shm: cannot open the arena of world rank %d (%s): %s; are the ranks "
+                           "of one node in one PID namespace?",
+                           r, path, strerror(errno));
+            goto err;
+        }
+        p = mmap(NULL, all[r].size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (p == MAP_FAILED) {
+            st = VSYM_FAIL(VSYM_ERR_TRANSPORT, "shm: cannot map the arena of world rank %d: %s",
+                           r, strerror(errno));
+            goto err;
+        }
+        s->base[r] = p;
+    }
+    free(all);
+    *tp_p = &s->super;
+    return VSYM_OK;
+err:
+    if (s && s->base)
+        for (int r = 0; r < n; r++)
+            if (s->base[r] && r != me)
+                munmap(s->base[r], s->arena_size);
+    if (s) {
+        free(s->base);
+        free(s->pid);
+    }
+    free(s);
+    free(all);
+    return st;
+}

@@ -1,0 +1,62 @@
+/* Waiting without starving the rank being waited for. */
+#include <sched.h>
+#include <unistd.h>
+#include "util/util.h"
+
+static int ranks_per_node = 1;
+
+void vsym_util_set_ranks_per_node(int ranks)
+{
+    ranks_per_node = ranks > 0 ? ranks : 1;
+}
+
+uint64_t vsym_util_timeout_ns(double timeout_s)
+{
+    if (timeout_s <= 0)
+        timeout_s = vsym_config_double(VSYM_CFG_TIMEOUT);
+    if (timeout_s <= 0)
+        timeout_s = 60;
+    return (uint64_t)(timeout_s * 1e9);
+}
+
+void vsym_backoff_init(vsym_backoff_t *b, double timeout_s)
+{
+    long spin = vsym_config_int(VSYM_CFG_SPIN_COUNT);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    b->start_ns = vsym_util_time_ns();
+    b->deadline_ns = b->start_ns + vsym_util_timeout_ns(timeout_s);
+    b->polls = 0;
+    if (spin < 0) {
+        /* With a core per rank the peer is running: spinning is cheapest. With more ranks than
+         * cores, every poll may steal the core of the rank we wait for, so yield at once. */
+        spin = (cores > 0 && ranks_per_node <= cores) ? 20000 : 16;
+    }
+    b->spin_limit = (uint32_t)spin;
+    b->yield_limit = b->spin_limit + 2000;
+    b->sleep_ns = 1000;
+}
+
+int vsym_backoff_step(vsym_backoff_t *b)
+{
+    b->polls++;
+    if (b->polls < b->spin_limit) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if ((b->polls & 1023) != 0)
+            return 1;
+    } else if (b->polls < b->yield_limit) {
+        sched_yield();
+    } else {
+        struct timespec ts = {0, (long)b->sleep_ns};
+        nanosleep(&ts, NULL);
+        if (b->sleep_ns < 1000000)
+            b->sleep_ns *= 2;
+    }
+    return vsym_util_time_ns() < b->deadline_ns;
+}
+
+double vsym_backoff_elapsed(const vsym_backoff_t *b)
+{
+    return (double)(vsym_util_time_ns() - b->start_ns) / 1e9;
+}

@@ -1,0 +1,41 @@
+/* Every VSYM_* setting, declared once: X(id, type, default, allowed, help).
+ * type: SIZE (accepts 4K, 1M, 1G), INT, DOUBLE, STRING, ENUM (allowed: "a|b|c").
+ * vsym-info --config prints this table with the values in force. */
+#define VSYM_CONFIG_TABLE(X)                                                                       \
+    X(LOG_LEVEL, ENUM, "warn", "error|warn|info|debug|trace",                                      \
+      "Lowest level of log messages printed to stderr.")                                           \
+    X(HEAP_SIZE, SIZE, "512M", "", "Size of each rank's symmetric heap.")                          \
+    X(INTERNAL_SIZE, SIZE, "64M", "",                                                              \
+      "Size of each rank's internal shared region (signal pads, collective scratch).")            \
+    X(TIMEOUT, DOUBLE, "60", "",                                                                   \
+      "Seconds any wait for a peer may last before it fails naming the peer.")                     \
+    X(SIGNAL_CHANNELS, INT, "32", "", "Channels of every signal pad (1..1024).")                   \
+    X(TRANSPORT, ENUM, "auto", "auto|shm|verbs",                                                   \
+      "auto: shm inside a node, verbs between nodes; verbs: verbs for every peer; shm: fail "     \
+      "when a peer is on another node.")                                                           \
+    X(VIRTUAL_NODES, INT, "0", "",                                                                 \
+      "Split the ranks of each node into this many pretend nodes (0: off); peers in different "   \
+      "pretend nodes use verbs.")                                                                  \
+    X(SPIN_COUNT, INT, "-1", "",                                                                   \
+      "Polls before a wait starts yielding (-1: chosen from the core count and ranks per node).") \
+    X(NT_THRESHOLD, SIZE, "0", "",                                                                 \
+      "Shared-memory copies of at least this size use non-temporal stores (0: never).")           \
+    X(DEVICE, STRING, "", "", "RDMA device to use (empty: the active device closest to the CPUs).") \
+    X(PORT, INT, "0", "", "RDMA port number (0: the first active port).")                          \
+    X(GID_INDEX, INT, "-1", "",                                                                    \
+      "RoCE GID index (-1: choose RoCE v2, IPv4-mapped first, else link-local).")                 \
+    X(QPS_PER_PEER, INT, "1", "", "RC queue pairs per peer (puts are spread over them).")          \
+    X(SQ_DEPTH, INT, "256", "", "Send queue depth of every RC queue pair.")                        \
+    X(CM, ENUM, "pmix", "pmix|rdmacm",                                                             \
+      "How verbs connections are set up: exchange through PMIx, or librdmacm.")                    \
+    X(COLL_ALGO, STRING, "auto", "",                                                               \
+      "Collective algorithm (auto, oneshot, twoshot, ring, rd, hier).")                            \
+    X(FUSED_MODE, STRING, "auto", "",                                                              \
+      "Fused collective mode (auto: autotune table, else oneshot, twoshot, fewest_bytes, "        \
+      "baseline).")                                                                                \
+    X(AUTOTUNE_FILE, STRING, "", "", "Autotune table to load (and save to, after tuning).")        \
+    X(COPY_CHUNK, SIZE, "0", "",                                                                   \
+      "Copy service: tasks larger than this are segmented (0: from the staging size).")           \
+    X(COPY_STAGING, SIZE, "8M", "",                                                                \
+      "Copy service: size of each staging slot (two send and two receive slots per rank).")       \
+    X(STRICT, INT, "0", "", "Tests: 1 turns skipped tests into failures.")

@@ -1,0 +1,124 @@
+/* Internal utilities: errors and logging, settings, clocks, waits, sizes, system facts.
+ * Every module includes this header; none of it is exported. */
+#ifndef VSYM_UTIL_H
+#define VSYM_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <vsym/status.h>
+#include <vsym/info.h>
+#include "util/config_table.h"
+
+/* ---- Logging ------------------------------------------------------------------------------ */
+
+typedef enum vsym_log_level {
+    VSYM_LOG_ERROR,
+    VSYM_LOG_WARN,
+    VSYM_LOG_INFO,
+    VSYM_LOG_DEBUG,
+    VSYM_LOG_TRACE,
+} vsym_log_level_t;
+
+extern int vsym_util_log_level; /* the level in force; checked before any formatting */
+
+void vsym_util_log(vsym_log_level_t level, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#define VSYM_LOG(level, ...)                                                                       \
+    do {                                                                                           \
+        if ((int)(level) <= vsym_util_log_level)                                                   \
+            vsym_util_log((level), __FILE__, __LINE__, __VA_ARGS__);                               \
+    } while (0)
+#define vsym_error(...) VSYM_LOG(VSYM_LOG_ERROR, __VA_ARGS__)
+#define vsym_warn(...) VSYM_LOG(VSYM_LOG_WARN, __VA_ARGS__)
+#define vsym_info(...) VSYM_LOG(VSYM_LOG_INFO, __VA_ARGS__)
+#define vsym_debug(...) VSYM_LOG(VSYM_LOG_DEBUG, __VA_ARGS__)
+#define vsym_trace(...) VSYM_LOG(VSYM_LOG_TRACE, __VA_ARGS__)
+
+/* The identity printed in every log line ("rank 3 host n12"); set by the core at init. */
+void vsym_util_log_set_identity(int rank, const char *host);
+
+/* Report an error where it is first detected: keep the detail for vsym_error_detail(), log it
+ * once at error level, and return the status, so that callers write
+ *     return VSYM_FAIL(VSYM_ERR_BAD_RANK, "put: rank %d outside team of %d", r, n);
+ * Callers that pass a status up do not report it again. */
+vsym_status_t vsym_util_fail(vsym_status_t status, const char *file, int line, const char *fmt,
+                             ...) __attribute__((format(printf, 4, 5)));
+#define VSYM_FAIL(status, ...) vsym_util_fail((status), __FILE__, __LINE__, __VA_ARGS__)
+
+/* The same, without logging: for expected failures a caller handles itself (e.g. a probe). */
+vsym_status_t vsym_util_fail_quiet(vsym_status_t status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- Settings ----------------------------------------------------------------------------- */
+
+typedef enum vsym_config_id {
+#define VSYM_CONFIG_ID_(id, type, def, allowed, help) VSYM_CFG_##id,
+    VSYM_CONFIG_TABLE(VSYM_CONFIG_ID_)
+#undef VSYM_CONFIG_ID_
+        VSYM_CFG_COUNT
+} vsym_config_id_t;
+
+/* The value in force (environment, else default). Values were validated by
+ * vsym_settings_check(); an invalid value reads as the default. */
+long vsym_config_int(vsym_config_id_t id);
+size_t vsym_config_size(vsym_config_id_t id);
+double vsym_config_double(vsym_config_id_t id);
+const char *vsym_config_str(vsym_config_id_t id); /* never NULL */
+const char *vsym_config_name(vsym_config_id_t id);
+
+/* ---- Sizes -------------------------------------------------------------------------------- */
+
+/* Parse "4096", "4K", "1M", "1G", "2T" (binary multiples; "k"/"KiB"/"KB" accepted) into bytes.
+ * The one size parser of the project: every tool uses it. VSYM_ERR_BAD_SIZE on garbage,
+ * negative numbers or overflow. */
+vsym_status_t vsym_util_parse_size(const char *text, size_t *size_p);
+
+/* Format bytes as "4K", "1M", "1.5G", or "123" into buf. */
+const char *vsym_util_format_size(size_t bytes, char *buf, size_t len);
+
+/* ---- Clocks and waits --------------------------------------------------------------------- */
+
+/* Nanoseconds of CLOCK_MONOTONIC_RAW: the one timer of the project. */
+static inline uint64_t vsym_util_time_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Timeout in seconds as passed by a user: <= 0 means VSYM_TIMEOUT. Returns nanoseconds. */
+uint64_t vsym_util_timeout_ns(double timeout_s);
+
+/* A wait that spins briefly, then yields, then sleeps with growing intervals (up to 1 ms), so
+ * that oversubscribed ranks let the rank they wait for run.
+ *     vsym_backoff_t b; vsym_backoff_init(&b, timeout_s);
+ *     while (!ready()) if (!vsym_backoff_step(&b)) return VSYM_FAIL(VSYM_ERR_TIMED_OUT, ...);
+ */
+typedef struct vsym_backoff {
+    uint64_t deadline_ns;
+    uint64_t start_ns;
+    uint32_t polls;
+    uint32_t spin_limit;
+    uint32_t yield_limit;
+    uint32_t sleep_ns;
+} vsym_backoff_t;
+
+void vsym_backoff_init(vsym_backoff_t *b, double timeout_s);
+/* One step of waiting; false when the deadline has passed. */
+int vsym_backoff_step(vsym_backoff_t *b);
+/* Seconds waited so far. */
+double vsym_backoff_elapsed(const vsym_backoff_t *b);
+
+/* Tell the wait policy how many ranks share this node's cores (set by the core at init). */
+void vsym_util_set_ranks_per_node(int ranks);
+
+/* ---- Memory copies ------------------------------------------------------------------------ */
+
+/* Copy for shared-memory transfers: memcpy, or non-temporal stores for copies of at least
+ * VSYM_NT_THRESHOLD bytes (which avoid reading the destination's cache lines first). */
+void vsym_util_copy(void *dst, const void *src, size_t len);
+
+#endif
