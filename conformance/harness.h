@@ -35,6 +35,12 @@
         }                                                                                          \
     } while (0)
 
+/* True when what is NULL or the detail of the last error contains it. */
+static inline int vsym_test_detail_has(const char *what)
+{
+    return what == NULL || strstr(vsym_error_detail(), what) != NULL;
+}
+
 /* Check that a call fails with exactly the given status, and that the detail mentions what. */
 #define VSYM_CHECK_STATUS(expr, expected, what)                                                    \
     do {                                                                                           \
@@ -44,7 +50,7 @@
                     #expr, vsym_status_name(st_), #expected, vsym_error_detail());                 \
             exit(1);                                                                               \
         }                                                                                          \
-        if ((what) != NULL && strstr(vsym_error_detail(), (what)) == NULL) {                       \
+        if (!vsym_test_detail_has(what)) {                                                         \
             fprintf(stderr, "FAIL %s:%d: detail of %s lacks \"%s\": \"%s\"\n", __FILE__,         \
                     __LINE__, #expr, (const char *)(what), vsym_error_detail());                   \
             exit(1);                                                                               \

@@ -1,1 +1,11 @@
+# The core API over the transports of this machine (shm here; verbs in the VM).
 vsym_add_mr_test(core_smoke SOURCES mr/core_smoke.c NP 1 2 4)
+vsym_add_mr_test(core_rma SOURCES mr/core_rma.c NP 1 2 4)
+vsym_add_mr_test(core_atomics SOURCES mr/core_atomics.c NP 1 2 4)
+vsym_add_mr_test(core_signal SOURCES mr/core_signal.c NP 2 4)
+vsym_add_mr_test(core_teams SOURCES mr/core_teams.c NP 1 2 3 4)
+vsym_add_mr_test(core_heap SOURCES mr/core_heap.c NP 1 2 4)
+vsym_add_mr_test(core_errors SOURCES mr/core_errors.c NP 1 2 4)
+add_test(NAME core_killed_rank
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/killed_rank.sh ${VSYM_RUN} $<TARGET_FILE:core_errors>)
+set_tests_properties(core_killed_rank PROPERTIES LABELS "shm" TIMEOUT 120)

@@ -31,9 +31,11 @@ static vsym_status_t parse_value(const setting_decl_t *d, const char *text, long
     char *end;
     switch (d->type) {
     case TYPE_SIZE:
-        if (vsym_util_parse_size(text, sval) != VSYM_OK)
-            return vsym_util_fail_quiet(VSYM_ERR_INVALID_PARAM, "%s=%s: %s", d->name, text,
-                                        vsym_error_detail());
+        if (vsym_util_parse_size(text, sval) != VSYM_OK) {
+            char why[128];
+            snprintf(why, sizeof(why), "%s", vsym_error_detail());
+            return vsym_util_fail_quiet(VSYM_ERR_INVALID_PARAM, "%s=%s: %s", d->name, text, why);
+        }
         return VSYM_OK;
     case TYPE_INT:
         errno = 0;
