@@ -9,3 +9,10 @@ vsym_add_mr_test(core_errors SOURCES mr/core_errors.c NP 1 2 4)
 add_test(NAME core_killed_rank
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/killed_rank.sh ${VSYM_RUN} $<TARGET_FILE:core_errors>)
 set_tests_properties(core_killed_rank PROPERTIES LABELS "shm" TIMEOUT 120)
+# Without a launcher the program is a job of one (PMIx_Init fails, the core says so and goes on).
+add_test(NAME core_singleton COMMAND core_smoke)
+set_tests_properties(core_singleton PROPERTIES LABELS "unit;shm" TIMEOUT 60
+                     ENVIRONMENT "${VSYM_TEST_ENV}")
+add_test(NAME core_singleton_errors COMMAND core_errors)
+set_tests_properties(core_singleton_errors PROPERTIES LABELS "unit;shm" TIMEOUT 60
+                     ENVIRONMENT "${VSYM_TEST_ENV}")
