@@ -22,7 +22,13 @@ uint64_t vsym_util_timeout_ns(double timeout_s)
 void vsym_backoff_init(vsym_backoff_t *b, double timeout_s)
 {
     long spin = vsym_config_int(VSYM_CFG_SPIN_COUNT);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    /* sysconf(_SC_NPROCESSORS_ONLN) reads sysfs (about 5 us): once per process, not per wait. */
+    static long cores_cached;
+    long cores = __atomic_load_n(&cores_cached, __ATOMIC_RELAXED);
+    if (cores == 0) {
+        cores = sysconf(_SC_NPROCESSORS_ONLN);
+        __atomic_store_n(&cores_cached, cores, __ATOMIC_RELAXED);
+    }
     b->start_ns = vsym_util_time_ns();
     b->deadline_ns = b->start_ns + vsym_util_timeout_ns(timeout_s);
     b->polls = 0;

@@ -86,26 +86,59 @@ static const char *value_text(vsym_config_id_t id, int *from_env)
     return table[id].def;
 }
 
+/* The values in force, parsed once: waits read settings on every call, and getenv plus parsing
+ * would cost more than a shared-memory put. vsym_settings_check() (called by vsym_init) reloads
+ * them, so a program may change its environment before initialising. */
+static struct {
+    int valid;
+    long ival[VSYM_CFG_COUNT];
+    size_t sval[VSYM_CFG_COUNT];
+    double dval[VSYM_CFG_COUNT];
+    const char *text[VSYM_CFG_COUNT];
+} cache;
+
+static void cache_load(void)
+{
+    for (int k = 0; k < VSYM_CFG_COUNT; k++) {
+        const char *t = value_text((vsym_config_id_t)k, NULL);
+        cache.text[k] = t;
+        cache.ival[k] = strtol(t, NULL, 0);
+        cache.dval[k] = strtod(t, NULL);
+        cache.sval[k] = 0;
+        if (table[k].type == TYPE_SIZE)
+            vsym_util_parse_size(t, &cache.sval[k]);
+    }
+    __atomic_store_n(&cache.valid, 1, __ATOMIC_RELEASE);
+}
+
+static inline void cache_ensure(void)
+{
+    if (!__atomic_load_n(&cache.valid, __ATOMIC_ACQUIRE))
+        cache_load();
+}
+
 long vsym_config_int(vsym_config_id_t id)
 {
-    return strtol(value_text(id, NULL), NULL, 0);
+    cache_ensure();
+    return cache.ival[id];
 }
 
 size_t vsym_config_size(vsym_config_id_t id)
 {
-    size_t s = 0;
-    vsym_util_parse_size(value_text(id, NULL), &s);
-    return s;
+    cache_ensure();
+    return cache.sval[id];
 }
 
 double vsym_config_double(vsym_config_id_t id)
 {
-    return strtod(value_text(id, NULL), NULL);
+    cache_ensure();
+    return cache.dval[id];
 }
 
 const char *vsym_config_str(vsym_config_id_t id)
 {
-    return value_text(id, NULL);
+    cache_ensure();
+    return cache.text[id];
 }
 
 const char *vsym_config_name(vsym_config_id_t id)
@@ -160,6 +193,7 @@ VSYM_API vsym_status_t vsym_settings_check(void)
                                         "unknown setting %.*s (vsym-info --config lists them)",
                                         (int)n, *e);
     }
+    cache_load();
     lvl = vsym_config_str(VSYM_CFG_LOG_LEVEL);
     for (int k = 0; k < 5; k++)
         if (strcmp(lvl, level_names[k]) == 0)

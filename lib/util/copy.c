@@ -41,12 +41,8 @@ static void copy_nt(void *dst, const void *src, size_t len)
 void vsym_util_copy(void *dst, const void *src, size_t len)
 {
 #if defined(__x86_64__)
-    static size_t threshold = (size_t)-1;
-    if (threshold == (size_t)-1) {
-        size_t t = vsym_config_size(VSYM_CFG_NT_THRESHOLD);
-        threshold = t ? t : (size_t)-2;
-    }
-    if (len >= threshold) {
+    size_t threshold = vsym_config_size(VSYM_CFG_NT_THRESHOLD);
+    if (threshold != 0 && len >= threshold) {
         copy_nt(dst, src, len);
         return;
     }
