@@ -89,8 +89,8 @@ VSYM_API vsym_status_t vsym_get_nbi(vsym_obj_t *obj, int r, size_t offset, void 
     return do_get(obj, r, offset, dst, len, VSYM_TP_NBI, "get_nbi");
 }
 
-static vsym_status_t check_amo(const vsym_obj_t *obj, int r, size_t offset, vsym_amo_op_t op,
-                               size_t width, const void *old_p)
+static vsym_status_t amo_fail(const vsym_obj_t *obj, int r, size_t offset, vsym_amo_op_t op,
+                              size_t width, const void *old_p)
 {
     char name[24];
     vsym_status_t st;
@@ -102,15 +102,32 @@ static vsym_status_t check_amo(const vsym_obj_t *obj, int r, size_t offset, vsym
     if (offset % width != 0)
         return VSYM_FAIL(VSYM_ERR_UNALIGNED, "%s: offset %zu is not %zu-byte aligned", name,
                          offset, width);
-    if (old_p == NULL && op != VSYM_AMO_SET && op != VSYM_AMO_ADD)
+    if (old_p == NULL)
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "%s: NULL old_p for a fetching atomic", name);
-    /* CPU atomics need a load/store mapping; memory outside the arena has none on this node. */
-    if (!(obj->data[r].flags & VSYM_TP_ADDR_ARENA) && obj->amo[r] == obj->team->ctx->shm)
-        return VSYM_FAIL(VSYM_ERR_UNSUPPORTED,
-                         "%s: atomics on same-node peers need symmetric-heap memory (this object "
-                         "was made from user memory by rendezvous)",
-                         name);
-    return VSYM_OK;
+    return VSYM_FAIL(VSYM_ERR_UNSUPPORTED,
+                     "%s: atomics on same-node peers need symmetric-heap memory (this object "
+                     "was made from user memory by rendezvous)",
+                     name);
+}
+
+/* The checks of every atomic. The common case is tested inline; the message of a failure is
+ * built only on the error path (atomics are latency-critical). */
+static inline vsym_status_t check_amo(const vsym_obj_t *obj, int r, size_t offset,
+                                      vsym_amo_op_t op, size_t width, const void *old_p)
+{
+    if (__builtin_expect(obj != NULL && (unsigned)op <= VSYM_AMO_CSWAP && r >= 0 &&
+                             r < obj->team->size && offset <= obj->size &&
+                             width <= obj->size - offset && offset % width == 0 &&
+                             (old_p != NULL || op == VSYM_AMO_SET || op == VSYM_AMO_ADD) &&
+                             /* CPU atomics need a load/store mapping: memory outside the arena
+                              * has none on this node. */
+                             ((obj->data[r].flags & VSYM_TP_ADDR_ARENA) ||
+                              obj->amo[r] != obj->team->ctx->shm),
+                         1))
+        return VSYM_OK;
+    if (obj == NULL)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "atomic: NULL object");
+    return amo_fail(obj, r, offset, op, width, old_p);
 }
 
 VSYM_API vsym_status_t vsym_atomic64(vsym_obj_t *obj, int r, size_t offset, vsym_amo_op_t op,

@@ -30,6 +30,9 @@
       "How verbs connections are set up: exchange through PMIx, or librdmacm.")                    \
     X(COLL_ALGO, STRING, "auto", "",                                                               \
       "Collective algorithm (auto, oneshot, twoshot, ring, rd, hier).")                            \
+    X(COLL_SCRATCH, SIZE, "512K", "",                                                                \
+      "Bytes of each of the four scratch regions of a collective handle (the chunk of large "     \
+      "collectives).")                                                                             \
     X(FUSED_MODE, STRING, "auto", "",                                                              \
       "Fused collective mode (auto: autotune table, else oneshot, twoshot, fewest_bytes, "        \
       "baseline).")                                                                                \
@@ -37,5 +40,7 @@
     X(COPY_CHUNK, SIZE, "0", "",                                                                   \
       "Copy service: tasks larger than this are segmented (0: from the staging size).")           \
     X(COPY_STAGING, SIZE, "8M", "",                                                                \
-      "Copy service: size of each staging slot (two send and two receive slots per rank).")       \
+      "Copy service: size of each staging slot (two receive slots per rank, on the heap).")       \
+    X(COPY_ZERO_COPY, INT, "1", "",                                                                \
+      "Copy service: 1 writes straight into receive buffers where possible; 0 always stages.")    \
     X(STRICT, INT, "0", "", "Tests: 1 turns skipped tests into failures.")

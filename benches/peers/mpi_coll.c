@@ -1,0 +1,169 @@
+/* mpi-coll: Open MPI's collectives timed the way vsym-bench times ours, for side-by-side
+ * comparison (benches/peers/compare and results/). Our own program.
+ *
+ *   mpirun --allow-run-as-root --oversubscribe -np 2 mpi-coll -b 8 -e 64M --json FILE
+ *
+ * Records (suite / op / mode), float data (MPI_FLOAT, MPI_SUM), size S as in nccl-tests (one
+ * rank's buffer: the all-reduce and broadcast vector, the all-gather output, the reduce-scatter
+ * input, the all-to-all buffer), bw_gbs = algbw = S / time:
+ *   allreduce/allreduce/{out-of-place,in-place}   MPI_Allreduce
+ *   allgather/allgather/out-of-place              MPI_Allgather
+ *   reduce-scatter/reduce-scatter/out-of-place    MPI_Reduce_scatter_block
+ *   broadcast/broadcast/out-of-place              MPI_Bcast from rank 0
+ *   alltoall/alltoall/out-of-place                MPI_Alltoall
+ *   fused/<op>/mpi-tp<T>xdp<D>                    the unfused MPI sequence of a fused op on every
+ *        TP x DP factorisation of the ranks (one node): allreduce_allgather = MPI_Allreduce on
+ *        the TP communicator then MPI_Allgather on the DP one; reducescatter_allreduce =
+ *        MPI_Reduce_scatter_block on DP then MPI_Allreduce on TP (S = one rank's input).
+ * --only NAME runs one of allreduce, allgather, reduce-scatter, broadcast, alltoall, fused.
+ * Times are the slowest rank's (each rank times the same number of calls). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "peer_common.h"
+
+typedef struct mrun {
+    int kind;
+    float *src, *dst, *tmp;
+    int count; /* elements per rank (allreduce, bcast) or per block */
+    int inplace;
+    MPI_Comm tp, dp;
+    int fop; /* 0 allreduce_allgather, 1 reducescatter_allreduce */
+} mrun_t;
+
+enum { K_AR, K_AG, K_RS, K_BC, K_A2A, K_FUSED };
+static const char *const kind_names[] = {"allreduce", "allgather", "reduce-scatter",
+                                         "broadcast", "alltoall",  "fused"};
+
+static void unit(void *arg, long i)
+{
+    mrun_t *r = arg;
+    (void)i;
+    switch (r->kind) {
+    case K_AR:
+        MPI_Allreduce(r->inplace ? MPI_IN_PLACE : r->src, r->inplace ? r->src : r->dst, r->count,
+                      MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case K_AG:
+        MPI_Allgather(r->src, r->count, MPI_FLOAT, r->dst, r->count, MPI_FLOAT, MPI_COMM_WORLD);
+        break;
+    case K_RS:
+        MPI_Reduce_scatter_block(r->src, r->dst, r->count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case K_BC:
+        MPI_Bcast(r->src, r->count, MPI_FLOAT, 0, MPI_COMM_WORLD);
+        break;
+    case K_A2A:
+        MPI_Alltoall(r->src, r->count, MPI_FLOAT, r->dst, r->count, MPI_FLOAT, MPI_COMM_WORLD);
+        break;
+    default:
+        if (r->fop == 0) {
+            MPI_Allreduce(r->src, r->tmp, r->count, MPI_FLOAT, MPI_SUM, r->tp);
+            MPI_Allgather(r->tmp, r->count, MPI_FLOAT, r->dst, r->count, MPI_FLOAT, r->dp);
+        } else {
+            MPI_Reduce_scatter_block(r->src, r->tmp, r->count, MPI_FLOAT, MPI_SUM, r->dp);
+            MPI_Allreduce(r->tmp, r->dst, r->count, MPI_FLOAT, MPI_SUM, r->tp);
+        }
+        break;
+    }
+}
+
+/* Time on every rank; keep the slowest rank's statistics (its average decides). */
+static void measure(const peer_opts_t *o, double clock_ns, mrun_t *r, size_t bytes,
+                    peer_stats_t *st)
+{
+    long iters = peer_iterations(o, (double)bytes);
+    MPI_Barrier(MPI_COMM_WORLD);
+    peer_measure(o, clock_ns, unit, r, (double)bytes, 1, 1, iters, st);
+    struct {
+        double v;
+        int rank;
+    } in = {st->lat_avg, 0}, out;
+    MPI_Comm_rank(MPI_COMM_WORLD, &in.rank);
+    MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    MPI_Bcast(st, (int)sizeof(*st), MPI_BYTE, out.rank, MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv)
+{
+    peer_opts_t o;
+    int me, n;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    peer_parse(argc, argv, "mpi-coll", &o);
+    o.ranks = n;
+    double clock_ns = peer_clock_ns();
+    vsym_bench_results_t *res = (me == 0 && o.json) ? peer_open(&o) : NULL;
+    size_t cap = o.max_size * (size_t)n + 64;
+    mrun_t r;
+    memset(&r, 0, sizeof(r));
+    r.src = calloc(1, cap);
+    r.dst = calloc(1, cap);
+    r.tmp = calloc(1, cap);
+    if (!r.src || !r.dst || !r.tmp) {
+        fprintf(stderr, "mpi-coll: no memory for %zu bytes\n", cap);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int kind = 0; kind <= K_FUSED; kind++) {
+        if (o.only && strcmp(o.only, kind_names[kind]) != 0) continue;
+        if (me == 0)
+            printf("# %s (Open MPI, float, %d ranks)\n%12s %14s %12s\n", kind_names[kind], n,
+                   "size", "time_avg[us]", "algbw[GB/s]");
+        int nfact = kind == K_FUSED ? n : 1;
+        for (int ltp = 1; ltp <= nfact; ltp++) {
+            if (kind == K_FUSED) {
+                int dp = n / ltp;
+                if (n % ltp != 0 || ltp == 1 || dp == 1)
+                    continue; /* the fused ops need tp > 1 and dp > 1 */
+                /* One node: tp_rank = local_rank % ltp, dp_rank = local_rank / ltp. */
+                MPI_Comm_split(MPI_COMM_WORLD, me / ltp, me % ltp, &r.tp);
+                MPI_Comm_split(MPI_COMM_WORLD, me % ltp, me / ltp, &r.dp);
+            }
+            for (int fop = 0; fop < (kind == K_FUSED ? 2 : 1); fop++) {
+                r.fop = fop;
+                for (size_t s = o.min_size; s <= o.max_size; s *= o.factor) {
+                    size_t per = (kind == K_AR || kind == K_BC) ? 1
+                                 : kind == K_FUSED              ? (fop == 1 ? (size_t)(n / ltp) : 1)
+                                                                : (size_t)n;
+                    r.count = (int)(s / sizeof(float) / per);
+                    r.kind = kind;
+                    if (r.count == 0) continue;
+                    size_t bytes = (size_t)r.count * sizeof(float) * per;
+                    for (int ip = 0; ip < (kind == K_AR ? 2 : 1); ip++) {
+                        peer_stats_t st;
+                        char mode[64];
+                        r.inplace = ip;
+                        measure(&o, clock_ns, &r, bytes, &st);
+                        if (kind == K_FUSED)
+                            snprintf(mode, sizeof(mode), "mpi-tp%dxdp%d", ltp, n / ltp);
+                        else
+                            snprintf(mode, sizeof(mode), "%s", ip ? "in-place" : "out-of-place");
+                        const char *op = kind == K_FUSED ? (fop == 0 ? "allreduce_allgather"
+                                                                     : "reducescatter_allreduce")
+                                                         : kind_names[kind];
+                        if (me == 0) {
+                            printf("%12zu %14.2f %12.3f  %s %s\n", bytes, st.lat_avg,
+                                   (double)bytes / (st.lat_avg * 1e3), op, mode);
+                            if (res)
+                                peer_emit(res, &o, clock_ns, kind_names[kind], op, mode, bytes,
+                                          &st);
+                        }
+                    }
+                    if (o.factor < 2) break;
+                }
+            }
+            if (kind == K_FUSED) {
+                MPI_Comm_free(&r.tp);
+                MPI_Comm_free(&r.dp);
+            }
+        }
+    }
+    vsym_bench_results_close(res);
+    free(r.src);
+    free(r.dst);
+    free(r.tmp);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,60 @@
+/* Shared pieces of the peer programs (oshmem-bench, memcpy-bench): the reference measurements
+ * that benches/peers/compare runs next to vsym-bench. They time exactly as vsym-bench does
+ * (CLOCK_MONOTONIC_RAW through vsym_util_time_ns, batches sized so that reading the clock costs
+ * under 1%, the same default iteration counts and window) and write the same JSON-lines records
+ * (results/README.md), so that one script can compare them size by size.
+ *
+ * They use libvsym's utilities only (the size parser, the clock, vsym_sysinfo_get), never its
+ * communication, so they can be linked into an OpenSHMEM program. */
+#ifndef VSYM_PEER_COMMON_H
+#define VSYM_PEER_COMMON_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include "results.h"
+
+typedef struct peer_opts {
+    const char *tool;  /* "oshmem-bench", "memcpy-bench" */
+    size_t min_size;   /* -b */
+    size_t max_size;   /* -e */
+    size_t factor;     /* -f */
+    long iterations;   /* -n (0: default) */
+    long warmup;       /* -w (-1: default) */
+    int window;        /* --window */
+    const char *json;  /* --json FILE ("-": stdout) */
+    const char *flags; /* --flags TEXT: how the program was started (launcher flags), recorded */
+    const char *only;  /* --only NAME: run one measurement (e.g. "put") */
+    int ranks;         /* set by the program */
+} peer_opts_t;
+
+typedef struct peer_stats {
+    long iterations, warmup, batch, window;
+    double lat_min, lat_median, lat_avg, lat_p99, lat_p999, lat_max; /* us */
+    double bw_avg, bw_peak;                                          /* GB/s */
+    double mops;
+    double seconds;
+} peer_stats_t;
+
+typedef void (*peer_unit_fn)(void *arg, long i);
+
+/* Parse the options (sizes with the project's one size parser); exits 2 on a bad option. */
+void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o);
+
+/* The clock's cost (ns per reading). */
+double peer_clock_ns(void);
+
+/* Default timed units for a unit of `bytes` payload (vsym-bench's rule) and the window. */
+long peer_iterations(const peer_opts_t *o, double bytes);
+long peer_window(const peer_opts_t *o, size_t size);
+
+/* Warm up, size the batch, time `iterations` units (exactly that many when > 0). */
+void peer_measure(const peer_opts_t *o, double clock_ns, peer_unit_fn fn, void *arg,
+                  double bytes_per_unit, double ops_per_unit, double lat_divisor, long iterations,
+                  peer_stats_t *st);
+
+/* Open the output; write one record (suite, op, mode, size, stats, configuration). */
+vsym_bench_results_t *peer_open(const peer_opts_t *o);
+void peer_emit(vsym_bench_results_t *r, const peer_opts_t *o, double clock_ns, const char *suite,
+               const char *op, const char *mode, size_t size, const peer_stats_t *st);
+
+#endif

@@ -1,0 +1,667 @@
+/* Collective suites: allreduce, allgather, reduce-scatter, broadcast, alltoall, fused.
+ *
+ * nccl-tests conventions. The size S of a row is one rank's buffer: the all-reduce and
+ * broadcast vector, the all-gather output, the reduce-scatter input, the all-to-all buffer (so
+ * the per-rank count is S / dtype size, divided by the rank count for the last three).
+ * time = the average time of one call, the slowest rank's; algbw = S / time (GB/s, 1e9);
+ * busbw = algbw x factor: all-reduce 2(n-1)/n, all-gather, reduce-scatter, all-to-all (n-1)/n,
+ * broadcast 1. Every row shows out-of-place and in-place: time, algbw, busbw, #wrong. #wrong
+ * (with --check) counts elements that differ from the expected values after an extra checked
+ * call of each size; any wrong value makes the driver exit 1.
+ *   --dtype f32|f64|f16|bf16|i32|i64|u64 (default f32), --op sum|min|max|prod (default sum),
+ *   the algorithm from VSYM_COLL_ALGO (auto, oneshot, twoshot, ring, rd, hier).
+ * fused: every TP x DP factorisation of the node, every valid fused op (or --op NAME) and mode
+ * (and auto), f16 by default; S = the input bytes of one rank; rows per mode, with the speed-up
+ * over the unfused baseline. With VSYM_AUTOTUNE_FILE set and no table in it for a topology
+ * and host, the suite runs the autotune first (on the sweep's sizes) and saves the table there
+ * (tables of other topologies in the file are kept). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench.h"
+#include "coll/coll_internal.h"
+
+typedef enum { C_ALLREDUCE, C_ALLGATHER, C_REDUCE_SCATTER, C_BROADCAST, C_ALLTOALL } ckind_t;
+
+typedef struct crun {
+    vsym_bench_t *b;
+    vsym_coll_t *coll;
+    vsym_fused_t *fused;
+    ckind_t kind;
+    vsym_dtype_t dtype;
+    vsym_red_op_t op;
+    vsym_fused_op_t fop;
+    vsym_fused_mode_t fmode;
+    char *src, *dst;
+    size_t count; /* per rank (all-reduce, broadcast), per block (the others), n (fused) */
+    int inplace;
+} crun_t;
+
+static vsym_status_t unit_coll(void *arg, long i)
+{
+    crun_t *r = arg;
+    int me = r->b->rank;
+    size_t es = vsym_dtype_size(r->dtype);
+    (void)i;
+    switch (r->kind) {
+    case C_ALLREDUCE:
+        return vsym_coll_allreduce(r->coll, r->src, r->inplace ? r->src : r->dst, r->count,
+                                   r->dtype, r->op, VSYM_COLL_AUTO);
+    case C_ALLGATHER:
+        return vsym_coll_allgather(r->coll,
+                                   r->inplace ? r->dst + (size_t)me * r->count * es : r->src,
+                                   r->dst, r->count, r->dtype, VSYM_COLL_AUTO);
+    case C_REDUCE_SCATTER:
+        return vsym_coll_reduce_scatter(r->coll, r->src,
+                                        r->inplace ? r->src + (size_t)me * r->count * es : r->dst,
+                                        r->count, r->dtype, r->op, VSYM_COLL_AUTO);
+    case C_BROADCAST:
+        return vsym_coll_broadcast(r->coll, r->inplace ? r->dst : r->src, r->dst, r->count,
+                                   r->dtype, 0, VSYM_COLL_AUTO);
+    default:
+        return vsym_coll_alltoall(r->coll, r->src, r->inplace ? r->src : r->dst, r->count, r->dtype,
+                                  VSYM_COLL_AUTO);
+    }
+}
+
+static vsym_status_t unit_fused(void *arg, long i)
+{
+    crun_t *r = arg;
+    (void)i;
+    return vsym_fused_run(r->fused, r->fop, r->fmode, r->src, r->dst, r->count, r->dtype);
+}
+
+/* ---- Data for --check --------------------------------------------------------------------- */
+
+/* Small integers: exact in every dtype, so any reduction order gives the expected bits. */
+static double cval(vsym_red_op_t op, vsym_dtype_t dt, int rank, size_t i)
+{
+    if (op == VSYM_RED_PROD) return (double)(1 + (rank + (long)i) % 2);
+    long v = (long)((rank * 3 + (long)i) % 7);
+    return dt == VSYM_DTYPE_U64 ? (double)v : (double)(v - 3);
+}
+
+static void cstore(vsym_dtype_t dt, void *buf, size_t i, double v)
+{
+    switch (dt) {
+    case VSYM_DTYPE_F32:
+        ((float *)buf)[i] = (float)v;
+        break;
+    case VSYM_DTYPE_F64:
+        ((double *)buf)[i] = v;
+        break;
+    case VSYM_DTYPE_F16:
+        ((uint16_t *)buf)[i] = vsym_coll_f32_to_f16((float)v);
+        break;
+    case VSYM_DTYPE_BF16:
+        ((uint16_t *)buf)[i] = vsym_coll_f32_to_bf16((float)v);
+        break;
+    case VSYM_DTYPE_I32:
+        ((int32_t *)buf)[i] = (int32_t)v;
+        break;
+    case VSYM_DTYPE_I64:
+        ((int64_t *)buf)[i] = (int64_t)v;
+        break;
+    default:
+        ((uint64_t *)buf)[i] = (uint64_t)v;
+        break;
+    }
+}
+
+static double cred(vsym_red_op_t op, vsym_dtype_t dt, int n, size_t i)
+{
+    double acc = cval(op, dt, 0, i);
+    for (int r = 1; r < n; r++) {
+        double v = cval(op, dt, r, i);
+        if (op == VSYM_RED_SUM)
+            acc += v;
+        else if (op == VSYM_RED_PROD)
+            acc *= v;
+        else if (op == VSYM_RED_MIN)
+            acc = v < acc ? v : acc;
+        else
+            acc = v > acc ? v : acc;
+    }
+    return acc;
+}
+
+static int same_elem(vsym_dtype_t dt, const char *buf, size_t i, double v)
+{
+    size_t es = vsym_dtype_size(dt);
+    char want[8];
+    cstore(dt, want, 0, v);
+    return memcmp(buf + i * es, want, es) == 0;
+}
+
+/* One checked call: fill the inputs, run, count wrong elements on this rank. */
+static long check_coll(crun_t *r, int corrupt)
+{
+    int n = r->b->nranks, me = r->b->rank;
+    size_t es = vsym_dtype_size(r->dtype), c = r->count;
+    size_t nin = (r->kind == C_REDUCE_SCATTER || r->kind == C_ALLTOALL) ? c * (size_t)n : c;
+    char *in = r->src;
+    if (r->inplace && r->kind == C_ALLGATHER)
+        in = r->dst + (size_t)me * c * es;
+    else if (r->inplace && r->kind == C_BROADCAST)
+        in = r->dst;
+    if (r->kind != C_BROADCAST || me == 0)
+        for (size_t i = 0; i < nin; i++)
+            cstore(r->dtype, in, i, cval(r->op, r->dtype, me, i));
+    if (corrupt && me == 0 && nin > 0) in[0] ^= 0x40;
+    if (unit_coll(r, 0) != VSYM_OK) return -1;
+    long wrong = 0;
+    const char *out = r->dst;
+    if (r->inplace && (r->kind == C_ALLREDUCE || r->kind == C_ALLTOALL)) out = r->src;
+    if (r->inplace && r->kind == C_REDUCE_SCATTER) out = r->src + (size_t)me * c * es;
+    for (size_t i = 0; i < c; i++) {
+        switch (r->kind) {
+        case C_ALLREDUCE:
+            wrong += !same_elem(r->dtype, out, i, cred(r->op, r->dtype, n, i));
+            break;
+        case C_REDUCE_SCATTER:
+            wrong += !same_elem(r->dtype, out, i, cred(r->op, r->dtype, n, (size_t)me * c + i));
+            break;
+        case C_BROADCAST:
+            wrong += !same_elem(r->dtype, out, i, cval(r->op, r->dtype, 0, i));
+            break;
+        case C_ALLGATHER:
+            for (int k = 0; k < n; k++)
+                wrong += !same_elem(r->dtype, out, (size_t)k * c + i, cval(r->op, r->dtype, k, i));
+            break;
+        default:
+            for (int k = 0; k < n; k++)
+                wrong += !same_elem(r->dtype, out, (size_t)k * c + i,
+                                    cval(r->op, r->dtype, k, (size_t)me * c + i));
+            break;
+        }
+    }
+    return wrong;
+}
+
+/* ---- Options ------------------------------------------------------------------------------ */
+
+static int parse_common(const vsym_bench_opts_t *o, int fused, vsym_dtype_t *dt_p,
+                        vsym_red_op_t *op_p, vsym_fused_op_t *fop_p, char *err, size_t errlen)
+{
+    static const char *const dnames[] = {"f32", "f64", "f16", "bf16", "i32", "i64", "u64"};
+    static const char *const aliases[][2] = {{"float", "f32"}, {"double", "f64"},
+                                             {"half", "f16"},  {"int32", "i32"},
+                                             {"int64", "i64"}, {"uint64", "u64"}};
+    const char *d = o->dtype ? o->dtype : (fused ? "f16" : "f32");
+    for (size_t k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
+        if (strcmp(d, aliases[k][0]) == 0) d = aliases[k][1];
+    int found = 0;
+    for (int k = 0; k < VSYM_DTYPE_COUNT; k++)
+        if (strcmp(d, dnames[k]) == 0) {
+            *dt_p = (vsym_dtype_t)k;
+            found = 1;
+        }
+    if (!found) {
+        snprintf(err, errlen, "unknown --dtype '%s' (f32, f64, f16, bf16, i32, i64, u64)", d);
+        return -1;
+    }
+    const char *algo = getenv("VSYM_COLL_ALGO");
+    if (algo && strcmp(algo, "auto") && strcmp(algo, "oneshot") && strcmp(algo, "twoshot") &&
+        strcmp(algo, "ring") && strcmp(algo, "rd") && strcmp(algo, "hier")) {
+        snprintf(err, errlen,
+                 "unknown VSYM_COLL_ALGO '%s' (auto, oneshot, twoshot, ring, rd, "
+                 "hier)",
+                 algo);
+        return -1;
+    }
+    if (fused) {
+        *fop_p = VSYM_FUSED_OP_COUNT; /* all */
+        if (o->op == NULL) return 0;
+        static const char *const fnames[] = {"allreduce", "allgather", "reducescatter",
+                                             "allreduce_allgather", "reducescatter_allreduce"};
+        for (int k = 0; k < VSYM_FUSED_OP_COUNT; k++)
+            if (strcmp(o->op, fnames[k]) == 0) {
+                *fop_p = (vsym_fused_op_t)k;
+                return 0;
+            }
+        snprintf(err, errlen,
+                 "unknown fused --op '%s' (allreduce, allgather, reducescatter, "
+                 "allreduce_allgather, reducescatter_allreduce)",
+                 o->op);
+        return -1;
+    }
+    static const char *const onames[] = {"sum", "min", "max", "prod"};
+    const char *on = o->op ? o->op : "sum";
+    for (int k = 0; k < VSYM_RED_COUNT; k++)
+        if (strcmp(on, onames[k]) == 0) {
+            *op_p = (vsym_red_op_t)k;
+            if (k == VSYM_RED_PROD && *dt_p != VSYM_DTYPE_I32 && *dt_p != VSYM_DTYPE_I64 &&
+                *dt_p != VSYM_DTYPE_U64) {
+                snprintf(err, errlen, "--op prod needs an integer --dtype (i32, i64, u64)");
+                return -1;
+            }
+            return 0;
+        }
+    snprintf(err, errlen, "unknown --op '%s' (sum, min, max, prod)", on);
+    return -1;
+}
+
+static int check_coll_opts(const vsym_bench_opts_t *o, char *err, size_t errlen)
+{
+    vsym_dtype_t dt;
+    vsym_red_op_t op;
+    vsym_fused_op_t fop;
+    return parse_common(o, 0, &dt, &op, &fop, err, errlen);
+}
+
+static int check_fused_opts(const vsym_bench_opts_t *o, char *err, size_t errlen)
+{
+    vsym_dtype_t dt;
+    vsym_red_op_t op;
+    vsym_fused_op_t fop;
+    return parse_common(o, 1, &dt, &op, &fop, err, errlen);
+}
+
+/* ---- Running ------------------------------------------------------------------------------ */
+
+/* Time one configuration on every rank; the slowest rank's average (us) is the result. */
+static vsym_status_t time_units(vsym_bench_t *b, vsym_bench_unit_fn fn, void *arg, double bytes,
+                                double *us_p, long *iters_p)
+{
+    vsym_bench_timing_t t = {fn, arg, bytes, 1, 1, 0};
+    vsym_bench_stats_t st;
+    long n = vsym_bench_default_iterations(b, bytes);
+    vsym_status_t rc;
+    if (b->opts->duration_s > 0) {
+        uint64_t t0 = vsym_util_time_ns();
+        for (int i = 0; i < 5; i++)
+            if ((rc = fn(arg, i)) != VSYM_OK) return rc;
+        double per = (double)(vsym_util_time_ns() - t0) / 5.0;
+        n = (long)(b->opts->duration_s * 1e9 / (per > 1 ? per : 1));
+        n = n < 10 ? 10 : n;
+        if ((rc = vsym_bench_share_long(b, 0, &n)) != VSYM_OK) return rc;
+    }
+    t.iterations = n;
+    vsym_bench_stats_init(&st, (size_t)bytes);
+    if ((rc = vsym_bench_measure(b, &t, &st)) != VSYM_OK) return rc;
+    double us = st.seconds * 1e6 / (double)st.iterations;
+    double *all = malloc((size_t)b->nranks * sizeof(double));
+    if (all == NULL) return VSYM_ERR_NO_MEMORY;
+    rc = vsym_team_exchange(b->world, &us, sizeof(us), all);
+    for (int r = 0; rc == VSYM_OK && r < b->nranks; r++)
+        us = all[r] > us ? all[r] : us;
+    free(all);
+    *us_p = us;
+    *iters_p = n;
+    return rc;
+}
+
+static const vsym_bench_column_t coll_cols[] = {
+    {"size", 12, 0},        {"count", 12, 0}, {"oop_time[us]", 13, 2}, {"algbw[GB/s]", 12, 2},
+    {"busbw[GB/s]", 12, 2}, {"#wrong", 7, 0}, {"ip_time[us]", 13, 2},  {"algbw[GB/s]", 12, 2},
+    {"busbw[GB/s]", 12, 2}, {"#wrong", 7, 0},
+};
+
+static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
+{
+    crun_t r;
+    vsym_fused_op_t fop;
+    char err[200];
+    memset(&r, 0, sizeof(r));
+    r.b = b;
+    r.kind = kind;
+    if (parse_common(b->opts, 0, &r.dtype, &r.op, &fop, err, sizeof(err)) != 0)
+        return VSYM_ERR_INVALID_PARAM;
+    int n = b->nranks;
+    size_t es = vsym_dtype_size(r.dtype);
+    double factor = kind == C_ALLREDUCE   ? 2.0 * (n - 1) / n
+                    : kind == C_BROADCAST ? 1.0
+                                          : (double)(n - 1) / n;
+    int reduces = kind == C_ALLREDUCE || kind == C_REDUCE_SCATTER;
+    vsym_status_t st = vsym_coll_create(b->world, &r.coll);
+    if (st != VSYM_OK) return st;
+    r.src = malloc(b->max_size + 64);
+    r.dst = malloc(b->max_size + 64);
+    if (!r.src || !r.dst) {
+        st = VSYM_ERR_NO_MEMORY;
+        goto out;
+    }
+    memset(r.src, 0, b->max_size + 64);
+    memset(r.dst, 0, b->max_size + 64);
+    const char *algo = getenv("VSYM_COLL_ALGO");
+    char key[160], title[240];
+    long total_wrong = 0;
+    char *heap_src = r.src, *heap_dst = r.dst;
+    /* All-reduce runs the sweep twice: with ordinary buffers (malloc), then with symmetric
+     * buffers of the handle (vsym_coll_buffer_alloc), which large all-reduces read in place. */
+    for (int sym = 0; sym < (kind == C_ALLREDUCE ? 2 : 1) && st == VSYM_OK; sym++) {
+        if (sym) {
+            void *a = NULL, *d = NULL;
+            st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &a);
+            if (st == VSYM_OK) st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &d);
+            if (st != VSYM_OK) break;
+            memset(a, 0, b->max_size + 64);
+            memset(d, 0, b->max_size + 64);
+            r.src = a;
+            r.dst = d;
+        }
+        snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
+                 reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", sym);
+        snprintf(title, sizeof(title),
+                 "%s  dtype %s  op %s  algo %s  ranks %d  (busbw factor %.3f)%s", name,
+                 vsym_dtype_name(r.dtype), reduces ? vsym_red_op_name(r.op) : "none",
+                 algo ? algo : "auto", n, factor, sym ? "  symmetric buffers" : "");
+        vsym_bench_table_header(b, key, title, coll_cols, 10);
+        for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
+            size_t size = b->sizes[k];
+            size_t per = (kind == C_ALLREDUCE || kind == C_BROADCAST) ? 1 : (size_t)n;
+            r.count = size / es / per;
+            if (r.count == 0) continue;
+            size_t bytes = r.count * es * per;
+            double row[10] = {(double)bytes, (double)(r.count * per)};
+            for (int ip = 0; ip < 2 && st == VSYM_OK; ip++) {
+                double us = 0;
+                long iters = 0, wrong = -1;
+                r.inplace = ip;
+                st = time_units(b, unit_coll, &r, (double)bytes, &us, &iters);
+                if (st != VSYM_OK) break;
+                if (b->opts->check) {
+                    long w = check_coll(&r, b->opts->test_corrupt);
+                    if (w < 0) {
+                        st = VSYM_ERR_TRANSPORT;
+                        break;
+                    }
+                    long *all = malloc((size_t)n * sizeof(long));
+                    st = vsym_team_exchange(b->world, &w, sizeof(w), all);
+                    wrong = 0;
+                    for (int q = 0; q < n; q++)
+                        wrong += all[q];
+                    free(all);
+                    total_wrong += wrong;
+                }
+                double algbw = (double)bytes / (us * 1e3);
+                row[2 + 4 * ip] = us;
+                row[3 + 4 * ip] = algbw;
+                row[4 + 4 * ip] = algbw * factor;
+                row[5 + 4 * ip] = (double)wrong;
+                json_t *rec = vsym_bench_record_new(
+                    b, name,
+                    sym ? (ip ? "in-place-symmetric" : "out-of-place-symmetric")
+                        : (ip ? "in-place" : "out-of-place"),
+                    size);
+                json_object_set_new(rec, "dtype", json_string(vsym_dtype_name(r.dtype)));
+                if (reduces) json_object_set_new(rec, "redop", json_string(vsym_red_op_name(r.op)));
+                json_object_set_new(rec, "algo", json_string(algo ? algo : "auto"));
+                json_object_set_new(rec, "count", json_integer((json_int_t)(r.count * per)));
+                json_object_set_new(rec, "iterations", json_integer(iters));
+                json_object_set_new(rec, "time_us", json_real(us));
+                json_object_set_new(rec, "algbw_gbs", json_real(algbw));
+                json_object_set_new(rec, "busbw_gbs", json_real(algbw * factor));
+                json_object_set_new(rec, "busbw_factor", json_real(factor));
+                json_object_set_new(rec, "wrong", wrong < 0 ? json_null() : json_integer(wrong));
+                if (st == VSYM_OK)
+                    st = vsym_bench_record_emit(b, rec);
+                else
+                    json_decref(rec);
+            }
+            if (st == VSYM_OK) vsym_bench_table_row(b, coll_cols, 10, row);
+        }
+    }
+    r.src = heap_src;
+    r.dst = heap_dst;
+out:
+    free(r.src);
+    free(r.dst);
+    vsym_status_t st2 = vsym_coll_destroy(r.coll);
+    if (st == VSYM_OK) st = st2;
+    if (st != VSYM_OK) return (int)st;
+    return total_wrong > 0 ? (int)(total_wrong > 1000000 ? 1000000 : total_wrong) : 0;
+}
+
+static int run_allreduce(vsym_bench_t *b)
+{
+    return run_coll_kind(b, C_ALLREDUCE, "allreduce");
+}
+
+static int run_allgather(vsym_bench_t *b)
+{
+    return run_coll_kind(b, C_ALLGATHER, "allgather");
+}
+
+static int run_reduce_scatter(vsym_bench_t *b)
+{
+    return run_coll_kind(b, C_REDUCE_SCATTER, "reduce-scatter");
+}
+
+static int run_broadcast(vsym_bench_t *b)
+{
+    return run_coll_kind(b, C_BROADCAST, "broadcast");
+}
+
+static int run_alltoall(vsym_bench_t *b)
+{
+    return run_coll_kind(b, C_ALLTOALL, "alltoall");
+}
+
+/* ---- Fused -------------------------------------------------------------------------------- */
+
+static const vsym_bench_column_t fused_cols[] = {
+    {"size", 12, 0},      {"n", 10, 0},        {"baseline", 11, 2}, {"oneshot", 11, 2},
+    {"twoshot", 11, 2},   {"fewest_b", 11, 2}, {"auto", 11, 2},     {"best/base", 10, 2},
+    {"auto/base", 10, 2}, {"#wrong", 7, 0},
+};
+
+/* Exact small integers per (rank, index); the expected output of op for this rank. */
+static long check_fused(crun_t *r, size_t nin, size_t nout, const vsym_fused_topo_t *t)
+{
+    int me = r->b->rank, W = r->b->nranks, tpr, dpr;
+    int tp = t->local_tp_size * t->inter_tp_size, dp = t->local_dp_size * t->inter_dp_size;
+    size_t n = r->count;
+    vsym_fused_topo_ranks(t, me, &tpr, &dpr);
+    for (size_t i = 0; i < nin; i++)
+        cstore(r->dtype, r->src, i, cval(VSYM_RED_SUM, r->dtype, me, i));
+    if (r->b->opts->test_corrupt && me == 0 && nin > 0) r->src[0] ^= 0x40;
+    if (unit_fused(r, 0) != VSYM_OK) return -1;
+    long wrong = 0;
+    for (size_t o = 0; o < nout; o++) {
+        size_t blk = o / n, i = o % n;
+        double s = 0;
+        switch (r->fop) {
+        case VSYM_FUSED_ALLGATHER:
+            s = cval(VSYM_RED_SUM, r->dtype, vsym_fused_topo_world_rank(t, 0, (int)blk), i);
+            break;
+        case VSYM_FUSED_ALLREDUCE_ALLGATHER:
+            for (int k = 0; k < tp; k++)
+                s += cval(VSYM_RED_SUM, r->dtype, vsym_fused_topo_world_rank(t, k, (int)blk), i);
+            break;
+        case VSYM_FUSED_ALLREDUCE:
+            for (int q = 0; q < W; q++)
+                s += cval(VSYM_RED_SUM, r->dtype, q, i);
+            break;
+        default:
+            for (int q = 0; q < W; q++)
+                s += cval(VSYM_RED_SUM, r->dtype, q, (size_t)dpr * n + i);
+            break;
+        }
+        wrong += !same_elem(r->dtype, r->dst, o, s);
+    }
+    (void)dp;
+    return wrong;
+}
+
+static int run_fused(vsym_bench_t *b)
+{
+    crun_t r;
+    char err[200];
+    vsym_red_op_t op;
+    vsym_fused_op_t only;
+    memset(&r, 0, sizeof(r));
+    r.b = b;
+    if (parse_common(b->opts, 1, &r.dtype, &op, &only, err, sizeof(err)) != 0)
+        return VSYM_ERR_INVALID_PARAM;
+    size_t es = vsym_dtype_size(r.dtype);
+    int L = vsym_team_size(vsym_team_node(b->ctx));
+    vsym_status_t st = VSYM_OK;
+    long total_wrong = 0;
+    r.src = malloc(b->max_size * (size_t)b->nranks + 64);
+    r.dst = malloc(b->max_size * (size_t)b->nranks + 64);
+    if (!r.src || !r.dst) {
+        free(r.src);
+        free(r.dst);
+        return VSYM_ERR_NO_MEMORY;
+    }
+    memset(r.src, 0, b->max_size * (size_t)b->nranks + 64);
+    const char *tune_file = getenv("VSYM_AUTOTUNE_FILE");
+    for (int ltp = 1; ltp <= L && st == VSYM_OK; ltp++) {
+        if (L % ltp != 0) continue;
+        vsym_fused_topo_t given = {ltp, 0, 0, 0}, t;
+        if ((st = vsym_fused_create(b->ctx, &given, &r.fused)) != VSYM_OK) break;
+        vsym_fused_get_topo(r.fused, &t);
+        unsigned ops = vsym_fused_valid_ops(r.fused), modes = vsym_fused_valid_modes(r.fused);
+        if (tune_file && tune_file[0] && !vsym_coll_fused_tuned(r.fused, r.dtype)) {
+            /* No table yet for this machine: tune on the sweep's sizes and save it. */
+            int lo = 0, hi = 0;
+            while (((size_t)1 << lo) < b->sizes[0])
+                lo++;
+            while (((size_t)1 << hi) < b->max_size)
+                hi++;
+            st = vsym_fused_autotune(r.fused, r.dtype, lo, hi, 20);
+            vsym_status_t st2 = vsym_team_barrier(b->world, 0);
+            if (st == VSYM_OK) st = st2;
+        }
+        for (int fo = 0; fo < VSYM_FUSED_OP_COUNT && st == VSYM_OK; fo++) {
+            if (!(ops & (1u << fo)) || (only != VSYM_FUSED_OP_COUNT && (int)only != fo)) continue;
+            r.fop = (vsym_fused_op_t)fo;
+            char key[160], title[240];
+            snprintf(key, sizeof(key), "fused/%s/%d/%d/%d/%d/%s", vsym_fused_op_name(r.fop),
+                     t.local_tp_size, t.local_dp_size, t.inter_tp_size, t.inter_dp_size,
+                     vsym_dtype_name(r.dtype));
+            snprintf(title, sizeof(title),
+                     "fused %s  local_tp %d local_dp %d inter_tp %d inter_dp %d  dtype %s  "
+                     "(times in us; 0: mode not valid here)",
+                     vsym_fused_op_name(r.fop), t.local_tp_size, t.local_dp_size, t.inter_tp_size,
+                     t.inter_dp_size, vsym_dtype_name(r.dtype));
+            vsym_bench_table_header(b, key, title, fused_cols, 10);
+            for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
+                size_t nin, nout;
+                vsym_fused_shapes(r.fused, r.fop, 1, &nin, &nout);
+                r.count = b->sizes[k] / es / nin;
+                if (r.count == 0) continue;
+                vsym_fused_shapes(r.fused, r.fop, r.count, &nin, &nout);
+                double times[VSYM_FUSED_MODE_COUNT] = {0}, base_us = 0, best = 0;
+                long wrong_row = b->opts->check ? 0 : -1;
+                /* Baseline first (when valid) so the others can be compared to it. */
+                for (int mi = 0; mi < VSYM_FUSED_MODE_COUNT && st == VSYM_OK; mi++) {
+                    int mode = mi == 0 ? VSYM_FUSED_BASELINE
+                                       : (mi == VSYM_FUSED_BASELINE ? VSYM_FUSED_AUTO : mi);
+                    if (!(modes & (1u << mode))) continue;
+                    r.fmode = (vsym_fused_mode_t)mode;
+                    double us = 0;
+                    long iters = 0, wrong = -1;
+                    st = time_units(b, unit_fused, &r, (double)(nin * es), &us, &iters);
+                    if (st != VSYM_OK) break;
+                    times[mode] = us;
+                    if (mode == VSYM_FUSED_BASELINE)
+                        base_us = us;
+                    else if (mode != VSYM_FUSED_AUTO && (best == 0 || us < best))
+                        best = us;
+                    if (b->opts->check) {
+                        long w = check_fused(&r, nin, nout, &t);
+                        long *all = malloc((size_t)b->nranks * sizeof(long));
+                        if (w < 0 || all == NULL) {
+                            free(all);
+                            st = VSYM_ERR_TRANSPORT;
+                            break;
+                        }
+                        st = vsym_team_exchange(b->world, &w, sizeof(w), all);
+                        wrong = 0;
+                        for (int q = 0; q < b->nranks; q++)
+                            wrong += all[q];
+                        free(all);
+                        total_wrong += wrong;
+                        wrong_row += wrong;
+                    }
+                    json_t *rec = vsym_bench_record_new(b, vsym_fused_op_name(r.fop),
+                                                        vsym_fused_mode_name(r.fmode), nin * es);
+                    json_object_set_new(rec, "dtype", json_string(vsym_dtype_name(r.dtype)));
+                    json_object_set_new(rec, "topology",
+                                        json_pack("{sisisisi}", "local_tp", t.local_tp_size,
+                                                  "local_dp", t.local_dp_size, "inter_tp",
+                                                  t.inter_tp_size, "inter_dp", t.inter_dp_size));
+                    if (mode == VSYM_FUSED_AUTO)
+                        json_object_set_new(rec, "selected",
+                                            json_string(vsym_fused_mode_name(vsym_fused_select_mode(
+                                                r.fused, r.fop, r.count, r.dtype))));
+                    json_object_set_new(rec, "n", json_integer((json_int_t)r.count));
+                    json_object_set_new(rec, "iterations", json_integer(iters));
+                    json_object_set_new(rec, "time_us", json_real(us));
+                    json_object_set_new(rec, "algbw_gbs",
+                                        json_real((double)(nin * es) / (us * 1e3)));
+                    json_object_set_new(rec, "speedup_vs_baseline",
+                                        base_us > 0 ? json_real(base_us / us) : json_null());
+                    json_object_set_new(rec, "wrong",
+                                        wrong < 0 ? json_null() : json_integer(wrong));
+                    if (st == VSYM_OK)
+                        st = vsym_bench_record_emit(b, rec);
+                    else
+                        json_decref(rec);
+                }
+                if (st != VSYM_OK) break;
+                double row[10] = {(double)(nin * es),
+                                  (double)r.count,
+                                  times[VSYM_FUSED_BASELINE],
+                                  times[VSYM_FUSED_ONESHOT],
+                                  times[VSYM_FUSED_TWOSHOT],
+                                  times[VSYM_FUSED_FEWEST_BYTES],
+                                  times[VSYM_FUSED_AUTO],
+                                  base_us > 0 && best > 0 ? base_us / best : 0,
+                                  base_us > 0 ? base_us / times[VSYM_FUSED_AUTO] : 0,
+                                  (double)wrong_row};
+                vsym_bench_table_row(b, fused_cols, 10, row);
+            }
+        }
+        vsym_status_t st2 = vsym_fused_destroy(r.fused);
+        if (st == VSYM_OK) st = st2;
+    }
+    free(r.src);
+    free(r.dst);
+    if (st != VSYM_OK) return (int)st;
+    return total_wrong > 0 ? (int)(total_wrong > 1000000 ? 1000000 : total_wrong) : 0;
+}
+
+const vsym_bench_suite_t vsym_bench_suite_allreduce = {
+    "allreduce",
+    "all-reduce (nccl-tests columns: time, algbw, busbw, #wrong; oop and in-place)",
+    1,
+    0,
+    8,
+    64u << 20,
+    0,
+    check_coll_opts,
+    run_allreduce,
+};
+const vsym_bench_suite_t vsym_bench_suite_allgather = {
+    "allgather",   "all-gather (size: the gathered buffer)", 1, 0, 8, 64u << 20, 0, check_coll_opts,
+    run_allgather,
+};
+const vsym_bench_suite_t vsym_bench_suite_reduce_scatter = {
+    "reduce-scatter",
+    "reduce-scatter (size: the input buffer)",
+    1,
+    0,
+    8,
+    64u << 20,
+    0,
+    check_coll_opts,
+    run_reduce_scatter,
+};
+const vsym_bench_suite_t vsym_bench_suite_broadcast = {
+    "broadcast", "broadcast from rank 0", 1, 0, 8, 64u << 20, 0, check_coll_opts, run_broadcast,
+};
+const vsym_bench_suite_t vsym_bench_suite_alltoall = {
+    "alltoall",   "all-to-all (size: one rank's buffer)", 1, 0, 8, 64u << 20, 0, check_coll_opts,
+    run_alltoall,
+};
+const vsym_bench_suite_t vsym_bench_suite_fused = {
+    "fused",   "fused TP x DP collectives (every factorisation, op and mode; vs the baseline)",
+    1,         0,
+    1024,      8u << 20,
+    0,         check_fused_opts,
+    run_fused,
+};

@@ -1,0 +1,14 @@
+# vsym-bench over 2 ranks (shm): the JSON lines parse and carry the configuration; --check finds
+# a corrupted byte (hidden --test-corrupt) and passes without it; the peer comparison runs.
+foreach(what json check pairs)
+  add_test(NAME bench_${what}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/bench_cli.sh ${what} ${VSYM_RUN}
+                   $<TARGET_FILE:vsym-bench>)
+  set_tests_properties(bench_${what} PROPERTIES LABELS "bench;shm" TIMEOUT 300
+                       SKIP_RETURN_CODE 77)
+endforeach()
+add_test(NAME bench_compare
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/bench_cli.sh compare ${VSYM_RUN}
+                 $<TARGET_FILE:vsym-bench>)
+set_tests_properties(bench_compare PROPERTIES LABELS "bench;shm;slow" TIMEOUT 300
+                     SKIP_RETURN_CODE 77)

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Tests of the vsym-bench command line, run by ctest:
+#   bench_cli.sh options|json|check|pairs|compare VSYM_RUN VSYM_BENCH
+# options  bad options and rank counts: exit 2 and exactly one line on stderr
+# json     a short run: every JSON line parses and carries the configuration keys
+# check    --check passes on clean data and fails (exit 1) when --test-corrupt flips a byte
+# pairs    --pairs over 3 ranks measures every pair (3 records per measurement)
+# compare  benches/peers/compare --quick prints the ratio tables (skips without python3)
+set -u
+what="$1"
+run="$2"
+bench="$3"
+work="$(mktemp -d /tmp/vsym-bench-test-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect_usage_error "description" command...: exit 2 and one line from vsym-bench
+expect_usage_error() {
+  local desc="$1"; shift
+  "$@" > "$work/out" 2> "$work/err"
+  local rc=$?
+  [ $rc -eq 2 ] || fail "$desc: exit $rc, expected 2 (stderr: $(cat "$work/err"))"
+  local n
+  n=$(grep -c '^vsym-bench: ' "$work/err")
+  [ "$n" -eq 1 ] || fail "$desc: $n vsym-bench lines on stderr, expected 1: $(cat "$work/err")"
+  # without a launcher the message is the whole of stderr
+  if [ "$1" = "$bench" ]; then
+    [ "$(wc -l < "$work/err")" -eq 1 ] || fail "$desc: stderr has more than one line"
+  fi
+  echo "ok: $desc: $(grep '^vsym-bench: ' "$work/err")"
+}
+
+case "$what" in
+options)
+  expect_usage_error "unknown suite" "$bench" nosuch
+  expect_usage_error "no suite" "$bench"
+  expect_usage_error "size 0" "$bench" put -s 0
+  expect_usage_error "garbage size" "$bench" put -s 12Q
+  expect_usage_error "garbage -b" "$bench" put -b abc -e 1M
+  expect_usage_error "-b > -e" "$bench" put -b 1M -e 4K
+  expect_usage_error "missing value" "$bench" put -n
+  expect_usage_error "unknown option" "$bench" put --frobnicate
+  expect_usage_error "bad mode" "$bench" put --mode sideways
+  expect_usage_error "bad iteration count" "$bench" put -n 0
+  expect_usage_error "bad factor" "$bench" put -f 1
+  expect_usage_error "unknown atomic op" "$bench" atomic --op fetch-nand
+  expect_usage_error "extra argument" "$bench" put get
+  expect_usage_error "one rank for a pair suite" "$bench" put -s 8 -n 5
+  expect_usage_error "size beyond the symmetric heap" "$bench" put -s 1G
+  expect_usage_error "--json into a missing folder" "$bench" put --json "$work/no/such/r.jsonl"
+  expect_usage_error "unknown suite, 2 ranks" "$run" -n 2 --timeout 60 -- "$bench" nosuch
+  expect_usage_error "size 0, 2 ranks" "$run" -n 2 --timeout 60 -- "$bench" put -s 0
+  "$bench" --help > "$work/out" 2>&1 || fail "--help: exit $?"
+  grep -q "put-signal" "$work/out" || fail "--help does not list the suites"
+  ;;
+json)
+  "$run" -n 2 --timeout 120 -- "$bench" put -b 8 -e 4K -f 8 -n 50 --check --json "$work/r.jsonl" \
+    > "$work/out" 2> "$work/err" || fail "put run: $(cat "$work/err")"
+  "$run" -n 2 --timeout 120 -- "$bench" atomic --op cswap -n 50 --json "$work/r.jsonl" --append \
+    > /dev/null 2>> "$work/err" || fail "atomic run: $(cat "$work/err")"
+  "$run" -n 2 --timeout 120 -- "$bench" barrier -n 50 --csv --json "$work/r.jsonl" --append \
+    > "$work/csv" 2>> "$work/err" || fail "barrier run: $(cat "$work/err")"
+  grep -q '^#bytes,#iters,' "$work/csv" || fail "--csv header missing: $(cat "$work/csv")"
+  grep -q 't_p99.9\[us\]' "$work/out" || fail "table lacks the p99.9 column"
+  ls "$work" | grep -q tmp && fail "a temporary file was left"
+  python3 - "$work/r.jsonl" <<'EOF' || exit 1
+import json, sys
+need_rec = ["schema", "tool", "suite", "op", "mode", "size", "date", "iterations", "warmup",
+            "batch", "lat_us", "bw_gbs", "mops", "config"]
+need_cfg = ["host", "cpu_model", "cores", "governor", "freq_cur_khz", "numa_node", "transport",
+            "ranks", "nodes", "commit", "settings", "clock"]
+lines = open(sys.argv[1]).read().splitlines()
+# put: 4 sizes (8, 64, 512, 4K) x (lat, pingpong, bw) = 12; cswap: 1; barrier: 2
+if len(lines) != 15:
+    sys.exit(f"FAIL: {len(lines)} records, expected 15")
+for i, line in enumerate(lines):
+    r = json.loads(line)
+    for k in need_rec:
+        if k not in r:
+            sys.exit(f"FAIL: record {i} lacks {k}: {line[:200]}")
+    for k in need_cfg:
+        if k not in r["config"]:
+            sys.exit(f"FAIL: record {i} config lacks {k}")
+    if r["schema"] != 1 or r["config"]["ranks"] != 2:
+        sys.exit(f"FAIL: record {i}: schema or ranks")
+    if "VSYM_HEAP_SIZE" not in r["config"]["settings"]:
+        sys.exit("FAIL: settings lack VSYM_HEAP_SIZE")
+    if not r["date"].endswith("Z"):
+        sys.exit("FAIL: date is not UTC ISO 8601")
+    for k in ("min", "median", "avg", "p99", "p99.9", "max"):
+        if k not in r["lat_us"]:
+            sys.exit(f"FAIL: lat_us lacks {k}")
+    if r["suite"] == "put" and r.get("wrong") != 0:
+        sys.exit(f"FAIL: put record with --check has wrong={r.get('wrong')}")
+    if r["suite"] == "put" and r["config"]["transport"][1] != "shm":
+        sys.exit("FAIL: transport to rank 1 is not shm")
+    if r["lat_us"]["min"] > r["lat_us"]["median"] or r["lat_us"]["median"] > r["lat_us"]["max"]:
+        sys.exit(f"FAIL: record {i}: min <= median <= max violated")
+print(f"ok: {len(lines)} records parse and carry the configuration")
+EOF
+  ;;
+check)
+  for suite in put get put-nbi get-nbi put-signal; do
+    "$run" -n 2 --timeout 120 -- "$bench" "$suite" -b 8 -e 64K -f 32 -n 20 --check --quiet \
+      > /dev/null 2> "$work/err" || fail "$suite --check on clean data: $(cat "$work/err")"
+    "$run" -n 2 --timeout 120 -- "$bench" "$suite" -s 4K -n 20 --check --test-corrupt --quiet \
+      > /dev/null 2> "$work/err"
+    rc=$?
+    [ $rc -ne 0 ] || fail "$suite: --check missed a corrupted byte"
+    grep -q "wrong" "$work/err" || fail "$suite: no 'wrong' message: $(cat "$work/err")"
+    echo "ok: $suite --check catches a corrupted byte (exit $rc)"
+  done
+  "$run" -n 2 --timeout 120 -- "$bench" atomic -n 20 --check --quiet > /dev/null 2> "$work/err" ||
+    fail "atomic --check: $(cat "$work/err")"
+  "$run" -n 2 --timeout 120 -- "$bench" signal -n 20 --check --quiet > /dev/null 2> "$work/err" ||
+    fail "signal --check: $(cat "$work/err")"
+  # -D: the ping-pong's target answers until told to stop; collectives agree on a count
+  for suite in signal put-signal barrier; do
+    "$run" -n 2 --timeout 120 -- "$bench" "$suite" -s 64 -D 0.05 --check --quiet \
+      > /dev/null 2> "$work/err" || fail "$suite -D: $(cat "$work/err")"
+  done
+  echo "ok: -D runs end on both ranks"
+  ;;
+pairs)
+  "$run" -n 3 --timeout 200 -- "$bench" put -s 64 -n 20 --pairs --mode bw --check \
+    --json "$work/p.jsonl" > /dev/null 2> "$work/err" || fail "--pairs: $(cat "$work/err")"
+  python3 - "$work/p.jsonl" <<'EOF' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+pairs = sorted(tuple(r["pair"]) for r in recs if r["mode"] != "pairs")
+if pairs != [(0, 1), (0, 2), (1, 2)]:
+    sys.exit(f"FAIL: pairs {pairs}")
+summary = [r for r in recs if r["mode"] == "pairs"]
+if len(summary) != 1 or summary[0]["pairs"] != 3 or "outliers" not in summary[0]:
+    sys.exit(f"FAIL: pairs summary {summary}")
+print("ok: every pair measured, one outlier summary")
+EOF
+  ;;
+compare)
+  command -v python3 > /dev/null || { echo "skip: no python3"; exit 77; }
+  build="$(dirname "$(dirname "$bench")")"
+  root="$(cd "$(dirname "$0")/../.." && pwd)"
+  "$root/benches/peers/compare" --build "$build" --quick -b 8 -e 1M -f 32 --out "$work/c" \
+    > "$work/out" 2> "$work/err" || fail "compare: $(cat "$work/out" "$work/err")"
+  cat "$work/out"
+  grep -q "vsym/OSHMEM" "$work/out" || fail "no vsym/OSHMEM column"
+  grep -q "vsym/memcpy" "$work/out" || fail "no vsym/memcpy column"
+  [ -s "$work/c/compare.jsonl" ] || fail "no compare.jsonl"
+  ;;
+*)
+  fail "unknown test '$what'"
+  ;;
+esac
+exit 0

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+# Tables of a collectives run: vsym-bench next to Open MPI (mpi-coll) per size, the fraction of
+# the memory-bandwidth bound (bytes a rank must move, 2(n-1)/n x S, at the memcpy speed of the
+# same run), and the fused modes against the unfused baseline. Usage: summarize.py RUN_FOLDER
+import json,sys
+R=sys.argv[1]
+def load(f):
+    d={}
+    for l in open(f):
+        r=json.loads(l)
+        t = r['time_us'] if 'time_us' in r else r['lat_us']['avg']
+        d[(r['suite'],r['op'],r['mode'],r['size'])]=(t,r)
+    return d
+mc=load(f'{R}/memcpy.jsonl')
+def memcpy_bw(size):
+    # GB/s of memcpy at the nearest measured size
+    best=None
+    for (s,o,m,k),(t,r) in mc.items():
+        if o!='memcpy': continue
+        if best is None or abs(k-size)<abs(best[0]-size): best=(k,r['bw_gbs']['avg'])
+    return best[1]
+for np in (2,4):
+    m=load(f'{R}/mpi_np{np}.jsonl')
+    for s in ('allreduce','allgather','reduce-scatter','broadcast','alltoall'):
+        v=load(f'{R}/vsym_{s}_np{np}.jsonl')
+        modes=['out-of-place','in-place'] + (['out-of-place-symmetric'] if s=='allreduce' else [])
+        print(f'## {s}, {np} ranks: size | MPI us | vsym us ({", ".join(modes)}) | MPI/vsym' + (' | bound fraction (sym)' if s=='allreduce' else ''))
+        for k in sorted(set(x[3] for x in v)):
+            mp=m.get((s,s,'out-of-place',k))
+            if not mp: continue
+            vs=[v.get((s,s,md,k),(0,))[0] for md in modes]
+            line='  %9d | %9.2f | '%(k,mp[0]) + ' '.join('%9.2f'%x for x in vs) + ' | ' + ' '.join('%5.2fx'%(mp[0]/x) for x in vs if x)
+            if s=='allreduce':
+                moved=2*(np-1)/np*k
+                bound_us=moved/ (memcpy_bw(moved)*1e3)
+                line+=' | %.2f'%(bound_us/vs[-1])
+            print(line)
+m={}
+for l in open(f'{R}/mpi_fused_np4.jsonl'):
+    r=json.loads(l); m[(r['op'],r['size'])]=r['lat_us']['avg']
+for np in (4,2):
+  for dt in ('f32','bf16'):
+    v={}
+    for l in open(f'{R}/vsym_fused_{dt}_np{np}.jsonl'):
+        r=json.loads(l); tp=r['topology']
+        v[(tp['local_tp'],r['op'],r['mode'],r['size'])]=(r['time_us'], r.get('selected'))
+    for key in sorted(set((k[0],k[1]) for k in v)):
+        ltp,op=key
+        print(f'## {op} {dt} ranks {np} local_tp {ltp} local_dp {np//ltp}: size | baseline oneshot twoshot auto(selected) | best/base auto/base' + (' | MPI unfused, MPI/auto' if np==4 and dt=='f32' and ltp==2 else ''))
+        for s in sorted(set(k[3] for k in v if (k[0],k[1])==key)):
+            g=lambda md: v.get((ltp,op,md,s),(0,None))
+            b=g('baseline')[0]; o=g('oneshot')[0]; t=g('twoshot')[0]; a,sel=g('auto')
+            best=min(x for x in (o,t) if x)
+            line='  %9d | %8.2f %8.2f %8.2f %8.2f(%s) | %5.2fx %5.2fx'%(s,b,o,t,a,sel,b/best if b else 0,b/a if b else 0)
+            if np==4 and dt=='f32' and ltp==2 and (op,s) in m: line+=' | %8.2f %5.2fx'%(m[(op,s)], m[(op,s)]/a)
+            print(line)
