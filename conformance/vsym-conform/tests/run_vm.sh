@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# vsym-conform over verbs in the Soft-RoCE VM: 2 pretend nodes (VSYM_VIRTUAL_NODES=2), each with
+# its own rxe device on its own end of a veth pair, 4 ranks.
+#   run_vm.sh healthy|netem_delay|netem_rate|killed SOURCE_DIR VSYM_CONFORM
+# healthy: exit 0 with vm.json; a wrong expected MTU fails naming mtu (same VM).
+# netem_delay / netem_rate: node 1's link is degraded; exit 1 and the summary names exactly
+#   that link (and, for the rate, the slow direction node 1 -> node 0).
+# killed: api mode passes over verbs; then rank 3 dies in deploy and the report names it.
+# Skips (77) when launch/vsym-softroce is missing or the VM cannot boot (exit 125).
+set -u
+what=$1; src=$2; bin=$3
+softroce=$src/launch/vsym-softroce
+[ -x "$softroce" ] || { echo "SKIP: $softroce missing"; exit 77; }
+# The guest sees the host's files read-only and the current folder writable: work in a folder
+# of the build tree (the guest's /tmp is not the host's).
+work=$(mktemp -d "$PWD/conform-vm-$what.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+args=(--nodes 2 --timeout 800)
+case "$what" in
+    netem_delay) args+=(--netem "1:delay 2ms") ;;
+    netem_rate) args+=(--netem "1:rate 10mbit") ;;
+esac
+"$softroce" "${args[@]}" -- bash "$src/conformance/vsym-conform/tests/vm_case.sh" "$what" "$src" \
+    "$bin" "$work"
+rc=$?
+[ $rc = 125 ] && { echo "SKIP: the Soft-RoCE VM cannot start here"; exit 77; }
+exit $rc
