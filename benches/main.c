@@ -51,7 +51,9 @@ static void print_help(void)
            "  -D, --duration S      seconds per size instead of -n\n"
            "      --mode lat|bw|both  latency (ping-pong / per op), bandwidth (window + quiet)\n"
            "      --window N        non-blocking ops per window in bw mode (default 64)\n"
-           "      --check           validate the data at the target (#wrong, exit 1 if any)\n"
+           "  -c, --check           validate the data at the target (#wrong, exit 1 if any)\n"
+           "      --algo NAME       collective algorithm: auto, oneshot, twoshot, ring, rd, hier\n"
+           "                        (sets VSYM_COLL_ALGO, so the records carry it)\n"
            "      --pairs           every rank pair in turn (others wait), not only 0 and 1;\n"
            "                        then the outlier pairs (ClusterKit's 2.1x / 93%% rule)\n"
            "      --op NAME         one operation of the suite (atomic: fetch-add, add, cswap,\n"
@@ -98,6 +100,7 @@ static double parse_double_opt(const char *opt, const char *text, double min)
 enum {
     OPT_MODE = 1000,
     OPT_CHECK,
+    OPT_ALGO,
     OPT_PAIRS,
     OPT_JSON,
     OPT_APPEND,
@@ -137,6 +140,7 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         {"help", no_argument, NULL, 'h'},
         {"mode", required_argument, NULL, OPT_MODE},
         {"check", no_argument, NULL, OPT_CHECK},
+        {"algo", required_argument, NULL, OPT_ALGO},
         {"pairs", no_argument, NULL, OPT_PAIRS},
         {"json", required_argument, NULL, OPT_JSON},
         {"append", no_argument, NULL, OPT_APPEND},
@@ -166,7 +170,7 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
     o->modes = VSYM_BENCH_LAT | VSYM_BENCH_BW;
     o->window = 64;
     opterr = 0; /* our own one-line messages */
-    while ((c = getopt_long(argc, argv, ":b:e:f:as:n:w:D:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":b:e:f:as:n:w:D:hc", longopts, NULL)) != -1) {
         const char *name = optind > 1 ? argv[optind - 1] : "?";
         switch (c) {
         case 'b':
@@ -211,8 +215,18 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
             else
                 usage_error("--mode: expected lat, bw or both, got '%s'", optarg);
             break;
+        case 'c':
         case OPT_CHECK:
             o->check = 1;
+            break;
+        case OPT_ALGO:
+            /* The algorithm is a library setting: set it before vsym_init reads the settings, so
+             * that every record's settings show it. */
+            if (strcmp(optarg, "auto") && strcmp(optarg, "oneshot") && strcmp(optarg, "twoshot") &&
+                strcmp(optarg, "ring") && strcmp(optarg, "rd") && strcmp(optarg, "hier"))
+                usage_error("--algo: expected auto, oneshot, twoshot, ring, rd or hier, got '%s'",
+                            optarg);
+            setenv("VSYM_COLL_ALGO", optarg, 1);
             break;
         case OPT_PAIRS:
             o->pairs = 1;

@@ -1,0 +1,257 @@
+/* Fused collectives: every valid TP x DP factorisation of the world, every valid op and mode
+ * (and AUTO), f32 / f16 / bf16, against a reference computed here; outputs bitwise equal
+ * across the ranks that must agree; invalid ops and modes rejected; repetitions with changing
+ * data (no entry or exit barrier: the rotating buffers must keep calls apart); autotune, its
+ * file, and the loaded table.
+ *   coll_fused [--slow]   (--slow: thousands of repetitions per op and mode) */
+#include <stdint.h>
+#include <unistd.h>
+#include "harness.h"
+#include "coll/coll_internal.h"
+
+static int slow;
+static int W, me;
+static vsym_team_t *world;
+
+/* Exact small integers: any summation order gives the same bits in every dtype. */
+static double value(int rank, size_t i, int seed)
+{
+    return (double)((rank * 5 + (long)i * 3 + seed * 7) % 11) - 5;
+}
+
+static void store(vsym_dtype_t dt, void *buf, size_t i, double v)
+{
+    if (dt == VSYM_DTYPE_F32)
+        ((float *)buf)[i] = (float)v;
+    else if (dt == VSYM_DTYPE_F16)
+        ((uint16_t *)buf)[i] = vsym_coll_f32_to_f16((float)v);
+    else
+        ((uint16_t *)buf)[i] = vsym_coll_f32_to_bf16((float)v);
+}
+
+/* The reference output of op for this rank (n elements per rank, inputs value(r, idx)). */
+static void reference(const vsym_fused_topo_t *t, vsym_fused_op_t op, size_t n, int seed,
+                      vsym_dtype_t dt, char *want)
+{
+    int tp = t->local_tp_size * t->inter_tp_size, dp = t->local_dp_size * t->inter_dp_size;
+    int my_tp, my_dp;
+    vsym_fused_topo_ranks(t, me, &my_tp, &my_dp);
+    switch (op) {
+    case VSYM_FUSED_ALLREDUCE:
+        for (size_t i = 0; i < n; i++) {
+            double s = 0;
+            for (int r = 0; r < W; r++)
+                s += value(r, i, seed);
+            store(dt, want, i, s);
+        }
+        break;
+    case VSYM_FUSED_ALLGATHER:
+        for (int d = 0; d < dp; d++)
+            for (size_t i = 0; i < n; i++)
+                store(dt, want, (size_t)d * n + i,
+                      value(vsym_fused_topo_world_rank(t, 0, d), i, seed));
+        break;
+    case VSYM_FUSED_REDUCESCATTER:
+    case VSYM_FUSED_REDUCESCATTER_ALLREDUCE:
+        for (size_t i = 0; i < n; i++) {
+            double s = 0;
+            for (int r = 0; r < W; r++)
+                s += value(r, (size_t)my_dp * n + i, seed);
+            store(dt, want, i, s);
+        }
+        break;
+    default: /* ALLREDUCE_ALLGATHER */
+        for (int d = 0; d < dp; d++)
+            for (size_t i = 0; i < n; i++) {
+                double s = 0;
+                for (int k = 0; k < tp; k++)
+                    s += value(vsym_fused_topo_world_rank(t, k, d), i, seed);
+                store(dt, want, (size_t)d * n + i, s);
+            }
+        break;
+    }
+}
+
+static void run_case(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode, size_t n,
+                     vsym_dtype_t dt, int seed, const char *what)
+{
+    vsym_fused_topo_t t;
+    vsym_fused_get_topo(f, &t);
+    size_t es = vsym_dtype_size(dt), nin, nout;
+    vsym_fused_shapes(f, op, n, &nin, &nout);
+    char *in = malloc(nin * es + 1), *out = malloc(nout * es + 64), *want = malloc(nout * es + 1);
+    for (size_t i = 0; i < nin; i++)
+        store(dt, in, i, value(me, i, seed));
+    memset(out, 0x5A, nout * es + 64);
+    reference(&t, op, n, seed, dt, want);
+    VSYM_CHECK_OK(vsym_fused_run(f, op, mode, in, out, n, dt));
+    for (size_t i = 0; i < nout * es; i++)
+        VSYM_CHECK(out[i] == want[i], "%s: byte %zu of %zu differs", what, i, nout * es);
+    for (int i = 0; i < 64; i++)
+        VSYM_CHECK((unsigned char)out[nout * es + (size_t)i] == 0x5A,
+                   "%s: byte %d after the output changed", what, i);
+    free(want);
+    free(out);
+    free(in);
+}
+
+/* Random data: the ranks that share an output (same dp_rank for the reduce-scatter flavours,
+ * all ranks otherwise) hold the same bits. */
+static void bitwise_case(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode,
+                         vsym_dtype_t dt, const char *what)
+{
+    vsym_fused_topo_t t;
+    vsym_fused_get_topo(f, &t);
+    size_t n = 777, es = vsym_dtype_size(dt), nin, nout;
+    vsym_fused_shapes(f, op, n, &nin, &nout);
+    char *in = malloc(nin * es), *out = malloc(nout * es);
+    srand(99u + (unsigned)me);
+    for (size_t i = 0; i < nin; i++)
+        store(dt, in, i, (double)rand() / RAND_MAX - 0.5);
+    VSYM_CHECK_OK(vsym_fused_run(f, op, mode, in, out, n, dt));
+    uint64_t h[2] = {0, 1469598103934665603ull}, *all = malloc((size_t)W * sizeof(h));
+    int tpr, dpr;
+    vsym_fused_topo_ranks(&t, me, &tpr, &dpr);
+    int per_dp = op == VSYM_FUSED_REDUCESCATTER || op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE;
+    h[0] = per_dp ? (uint64_t)dpr : 0;
+    for (size_t i = 0; i < nout * es; i++)
+        h[1] = (h[1] ^ (unsigned char)out[i]) * 1099511628211ull;
+    VSYM_CHECK_OK(vsym_team_exchange(world, h, sizeof(h), all));
+    for (int r = 0; r < W; r++)
+        if (all[2 * r] == h[0])
+            VSYM_CHECK(all[2 * r + 1] == h[1], "%s: rank %d and rank %d differ", what, r, me);
+    free(all);
+    free(out);
+    free(in);
+}
+
+static void factorisation(int ltp, int itp)
+{
+    vsym_fused_topo_t g = {ltp, 0, itp, 0}, t;
+    vsym_fused_t *f;
+    VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), &g, &f));
+    vsym_fused_get_topo(f, &t);
+    unsigned ops = vsym_fused_valid_ops(f), modes = vsym_fused_valid_modes(f);
+    VSYM_CHECK(ops == vsym_fused_topo_valid_ops(&t) && modes == vsym_fused_topo_valid_modes(&t),
+               "handler and pure tables agree");
+    size_t counts[] = {0, 1, 7, 1000, 5001};
+    vsym_dtype_t dts[] = {VSYM_DTYPE_F32, VSYM_DTYPE_F16, VSYM_DTYPE_BF16};
+    int cases = 0;
+    char what[160];
+    for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++) {
+        float x = 0;
+        if (!(ops & (1u << op))) {
+            VSYM_CHECK_STATUS(
+                vsym_fused_run(f, (vsym_fused_op_t)op, VSYM_FUSED_AUTO, &x, &x, 1, VSYM_DTYPE_F32),
+                VSYM_ERR_BAD_OP, "not valid");
+            continue;
+        }
+        for (int mode = 0; mode < VSYM_FUSED_MODE_COUNT; mode++) {
+            if (!(modes & (1u << mode))) {
+                VSYM_CHECK_STATUS(vsym_fused_run(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode,
+                                                 &x, &x, 1, VSYM_DTYPE_F32),
+                                  VSYM_ERR_BAD_MODE, "not valid");
+                continue;
+            }
+            for (int di = 0; di < 3; di++)
+                for (int ci = 0; ci < 5; ci++) {
+                    snprintf(what, sizeof(what), "tp %d x dp %d: %s %s %s n %zu", t.local_tp_size,
+                             t.local_dp_size, vsym_fused_op_name((vsym_fused_op_t)op),
+                             vsym_fused_mode_name((vsym_fused_mode_t)mode),
+                             vsym_dtype_name(dts[di]), counts[ci]);
+                    run_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, counts[ci], dts[di],
+                             ci + di, what);
+                    cases++;
+                }
+            snprintf(what, sizeof(what), "tp %d x dp %d: %s %s bitwise", t.local_tp_size,
+                     t.local_dp_size, vsym_fused_op_name((vsym_fused_op_t)op),
+                     vsym_fused_mode_name((vsym_fused_mode_t)mode));
+            bitwise_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, VSYM_DTYPE_BF16, what);
+            /* Back-to-back calls with changing data and no barrier between them, alternating
+             * a size of the low-latency exchange and one of the barrier phases. */
+            int reps = slow ? 3000 : 200;
+            for (int rep = 0; rep < reps; rep++) {
+                snprintf(what, sizeof(what), "tp %d x dp %d: %s %s repetition %d", t.local_tp_size,
+                         t.local_dp_size, vsym_fused_op_name((vsym_fused_op_t)op),
+                         vsym_fused_mode_name((vsym_fused_mode_t)mode), rep);
+                run_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode,
+                         (rep % 2 ? 64 : 700) + (size_t)(rep % 5), VSYM_DTYPE_F16, rep, what);
+            }
+            cases += reps;
+        }
+    }
+    VSYM_CHECK_STATUS(
+        vsym_fused_run(f, (vsym_fused_op_t)9, VSYM_FUSED_AUTO, NULL, NULL, 0, VSYM_DTYPE_F32),
+        VSYM_ERR_BAD_OP, "unknown");
+    VSYM_CHECK_OK(vsym_fused_destroy(f));
+    if (me == 0)
+        printf("local tp %d x dp %d, inter tp %d x dp %d: %d cases passed\n", t.local_tp_size,
+               t.local_dp_size, t.inter_tp_size, t.inter_dp_size, cases);
+}
+
+/* Autotune writes the table for this topology and host; a new handler loads it. */
+static void autotune(void)
+{
+    char path[64];
+    int pid = (int)getpid(), *pids = malloc((size_t)W * sizeof(int));
+    VSYM_CHECK_OK(vsym_team_exchange(world, &pid, sizeof(pid), pids));
+    snprintf(path, sizeof(path), "/tmp/vsym_coll_fused_tune_%d", pids[0]);
+    free(pids);
+    /* Settings are read once; vsym_settings_check() reloads them after a change. */
+    setenv("VSYM_AUTOTUNE_FILE", path, 1);
+    VSYM_CHECK_OK(vsym_settings_check());
+    vsym_fused_t *f;
+    VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), NULL, &f));
+    VSYM_CHECK_OK(vsym_fused_autotune(f, VSYM_DTYPE_BF16, 6, 12, 1));
+    VSYM_CHECK_OK(vsym_team_barrier(world, 0)); /* rank 0 has written the file */
+    VSYM_CHECK(access(path, R_OK) == 0, "autotune saved %s", path);
+    vsym_fused_t *g;
+    VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), NULL, &g));
+    unsigned ops = vsym_fused_valid_ops(g), modes = vsym_fused_valid_modes(g);
+    for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++) {
+        if (!(ops & (1u << op))) continue;
+        for (size_t n = 8; n <= 8192; n *= 4) {
+            vsym_fused_mode_t a =
+                vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
+            vsym_fused_mode_t b =
+                vsym_fused_select_mode(g, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
+            VSYM_CHECK(a == b && a != VSYM_FUSED_AUTO && (modes & (1u << a)),
+                       "loaded table picks %s, tuned %s", vsym_fused_mode_name(b),
+                       vsym_fused_mode_name(a));
+            run_case(g, (vsym_fused_op_t)op, VSYM_FUSED_AUTO, n, VSYM_DTYPE_BF16, (int)n, "auto");
+        }
+    }
+    /* VSYM_FUSED_MODE forces a mode. */
+    setenv("VSYM_FUSED_MODE", "oneshot", 1);
+    VSYM_CHECK_OK(vsym_settings_check());
+    VSYM_CHECK(vsym_fused_select_mode(g, (vsym_fused_op_t)(VSYM_FUSED_OP_COUNT - 1), 1 << 20,
+                                      VSYM_DTYPE_BF16) == VSYM_FUSED_ONESHOT,
+               "VSYM_FUSED_MODE forces oneshot");
+    unsetenv("VSYM_FUSED_MODE");
+    VSYM_CHECK_OK(vsym_settings_check());
+    VSYM_CHECK_OK(vsym_fused_destroy(g));
+    VSYM_CHECK_OK(vsym_fused_destroy(f));
+    VSYM_CHECK_OK(vsym_team_barrier(world, 0));
+    if (me == 0) unlink(path);
+    unsetenv("VSYM_AUTOTUNE_FILE");
+    VSYM_CHECK_OK(vsym_settings_check());
+}
+
+int main(int argc, char **argv)
+{
+    slow = argc > 1 && strcmp(argv[1], "--slow") == 0;
+    setenv("VSYM_COLL_SCRATCH", "4K", 1); /* chunking at small sizes */
+    vsym_ctx_t *ctx;
+    VSYM_CHECK_OK(vsym_init(&ctx));
+    world = vsym_team_world(ctx);
+    W = vsym_team_size(world);
+    me = vsym_team_rank(world);
+    int L = vsym_team_size(vsym_team_node(ctx)), nodes = W / L;
+    /* Every factorisation of the node (local TP x DP) and of the nodes (inter TP x DP). */
+    for (int ltp = 1; ltp <= L; ltp++)
+        for (int itp = 1; itp <= nodes; itp++)
+            if (L % ltp == 0 && nodes % itp == 0) factorisation(ltp, itp);
+    autotune();
+    VSYM_CHECK_OK(vsym_finalize(ctx));
+    return 0;
+}

@@ -1,0 +1,430 @@
+/* Collectives: every op x dtype x reduction x algorithm on the world team and on sub-teams
+ * (a non-power-of-two one and a strided one), against a reference computed here; out of place
+ * and in place; counts 0, 1, not a multiple of the team size, and larger than the scratch chunk
+ * (the test shrinks VSYM_COLL_SCRATCH to 4 KiB so chunking runs at small sizes); the memory
+ * just outside every output untouched; bitwise equality across ranks for random float data;
+ * bad arguments.
+ *   coll_ops [--slow]   (--slow: larger counts and many repetitions) */
+#include <math.h>
+#include <stdint.h>
+#include "harness.h"
+#include "coll/coll_internal.h"
+
+enum { GUARD = 64 };
+static int slow;
+
+/* An exactly representable value for (rank, index): sums, products, minima and maxima of a few
+ * of them are exact in every dtype, so any reduction order gives the reference bits. */
+static double value(vsym_dtype_t dt, vsym_red_op_t op, int r, size_t i, int seed)
+{
+    long v = (long)((r * 7 + (long)i * 3 + seed) % 9);
+    if (op == VSYM_RED_PROD) return (double)(1 + (r + (long)i + seed) % 3);
+    if (dt == VSYM_DTYPE_U64) return (double)v;
+    return (double)(v - 4);
+}
+
+static void store(vsym_dtype_t dt, void *buf, size_t i, double v)
+{
+    switch (dt) {
+    case VSYM_DTYPE_F32:
+        ((float *)buf)[i] = (float)v;
+        break;
+    case VSYM_DTYPE_F64:
+        ((double *)buf)[i] = v;
+        break;
+    case VSYM_DTYPE_F16:
+        ((uint16_t *)buf)[i] = vsym_coll_f32_to_f16((float)v);
+        break;
+    case VSYM_DTYPE_BF16:
+        ((uint16_t *)buf)[i] = vsym_coll_f32_to_bf16((float)v);
+        break;
+    case VSYM_DTYPE_I32:
+        ((int32_t *)buf)[i] = (int32_t)v;
+        break;
+    case VSYM_DTYPE_I64:
+        ((int64_t *)buf)[i] = (int64_t)v;
+        break;
+    default:
+        ((uint64_t *)buf)[i] = (uint64_t)v;
+        break;
+    }
+}
+
+static double reduce_ref(vsym_dtype_t dt, vsym_red_op_t op, int n, size_t i, int seed, int block)
+{
+    /* block >= 0: reduce-scatter, element i of block `block` (index block*count + i). */
+    double acc = 0;
+    for (int r = 0; r < n; r++) {
+        double v = value(dt, op, r, i, seed);
+        (void)block;
+        if (r == 0)
+            acc = v;
+        else if (op == VSYM_RED_SUM)
+            acc += v;
+        else if (op == VSYM_RED_PROD)
+            acc *= v;
+        else if (op == VSYM_RED_MIN)
+            acc = v < acc ? v : acc;
+        else
+            acc = v > acc ? v : acc;
+    }
+    return acc;
+}
+
+/* A buffer of len bytes with guard bytes on both sides. */
+static char *gbuf(size_t len)
+{
+    char *b = malloc(len + 2 * GUARD);
+    VSYM_CHECK(b != NULL, "malloc %zu", len);
+    memset(b, 0xA5, len + 2 * GUARD);
+    return b + GUARD;
+}
+
+static void gcheck(char *b, size_t len, const char *what)
+{
+    for (int i = 0; i < GUARD; i++) {
+        VSYM_CHECK((unsigned char)b[-1 - i] == 0xA5, "%s: byte %d before the output changed", what,
+                   i + 1);
+        VSYM_CHECK((unsigned char)b[len + (size_t)i] == 0xA5,
+                   "%s: byte %d after the output changed", what, i + 1);
+    }
+}
+
+static void gfree(char *b)
+{
+    free(b - GUARD);
+}
+
+static void expect_bytes(const void *got, const void *want, size_t len, size_t es, const char *what)
+{
+    if (memcmp(got, want, len) == 0) return;
+    for (size_t i = 0; i < len; i++)
+        VSYM_CHECK(((const char *)got)[i] == ((const char *)want)[i],
+                   "%s: element %zu differs from the reference", what, i / es);
+}
+
+typedef struct tcase {
+    vsym_coll_t *c;
+    int me, n;
+    vsym_dtype_t dt;
+    vsym_red_op_t op;
+    vsym_coll_algo_t algo;
+    size_t count;
+    int seed;
+    char what[160];
+} tcase_t;
+
+static void t_allreduce(tcase_t *t, int inplace)
+{
+    size_t es = vsym_dtype_size(t->dt), len = t->count * es;
+    char *src = gbuf(len), *dst = inplace ? src : gbuf(len), *want = malloc(len + 1);
+    for (size_t i = 0; i < t->count; i++) {
+        store(t->dt, src, i, value(t->dt, t->op, t->me, i, t->seed));
+        store(t->dt, want, i, reduce_ref(t->dt, t->op, t->n, i, t->seed, -1));
+    }
+    VSYM_CHECK_OK(vsym_coll_allreduce(t->c, src, dst, t->count, t->dt, t->op, t->algo));
+    expect_bytes(dst, want, len, es, t->what);
+    gcheck(dst, len, t->what);
+    if (!inplace) gfree(dst);
+    gfree(src);
+    free(want);
+}
+
+static void t_reduce_scatter(tcase_t *t, int inplace)
+{
+    size_t es = vsym_dtype_size(t->dt), len = t->count * es, n = (size_t)t->n;
+    char *src = gbuf(len * n), *want = malloc(len + 1);
+    char *dst = inplace ? src + len * (size_t)t->me : gbuf(len);
+    /* Block j element i holds value(index j*count + i): every block differs. */
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < t->count; i++)
+            store(t->dt, src, j * t->count + i,
+                  value(t->dt, t->op, t->me, j * t->count + i, t->seed));
+    for (size_t i = 0; i < t->count; i++)
+        store(t->dt, want, i,
+              reduce_ref(t->dt, t->op, t->n, (size_t)t->me * t->count + i, t->seed, t->me));
+    VSYM_CHECK_OK(vsym_coll_reduce_scatter(t->c, src, dst, t->count, t->dt, t->op, t->algo));
+    expect_bytes(dst, want, len, es, t->what);
+    if (inplace) {
+        gcheck(src, len * n, t->what);
+    } else {
+        gcheck(dst, len, t->what);
+        gfree(dst);
+    }
+    gfree(src);
+    free(want);
+}
+
+static void t_allgather(tcase_t *t, int inplace)
+{
+    size_t es = vsym_dtype_size(t->dt), len = t->count * es, n = (size_t)t->n;
+    char *dst = gbuf(len * n), *want = malloc(len * n + 1);
+    char *src = inplace ? dst + len * (size_t)t->me : gbuf(len);
+    for (size_t i = 0; i < t->count; i++)
+        store(t->dt, src, i, value(t->dt, VSYM_RED_SUM, t->me, i, t->seed));
+    for (size_t r = 0; r < n; r++)
+        for (size_t i = 0; i < t->count; i++)
+            store(t->dt, want, r * t->count + i, value(t->dt, VSYM_RED_SUM, (int)r, i, t->seed));
+    VSYM_CHECK_OK(vsym_coll_allgather(t->c, src, dst, t->count, t->dt, t->algo));
+    expect_bytes(dst, want, len * n, es, t->what);
+    gcheck(dst, len * n, t->what);
+    if (!inplace) gfree(src);
+    gfree(dst);
+    free(want);
+}
+
+static void t_broadcast(tcase_t *t, int inplace, int root)
+{
+    size_t es = vsym_dtype_size(t->dt), len = t->count * es;
+    char *dst = gbuf(len), *want = malloc(len + 1);
+    char *src = (inplace || t->me != root) ? dst : gbuf(len);
+    for (size_t i = 0; i < t->count; i++) {
+        store(t->dt, want, i, value(t->dt, VSYM_RED_SUM, root, i, t->seed));
+        if (t->me == root) store(t->dt, src, i, value(t->dt, VSYM_RED_SUM, root, i, t->seed));
+    }
+    VSYM_CHECK_OK(
+        vsym_coll_broadcast(t->c, t->me == root ? src : NULL, dst, t->count, t->dt, root, t->algo));
+    expect_bytes(dst, want, len, es, t->what);
+    gcheck(dst, len, t->what);
+    if (src != dst) gfree(src);
+    gfree(dst);
+    free(want);
+}
+
+static void t_alltoall(tcase_t *t, int inplace)
+{
+    size_t es = vsym_dtype_size(t->dt), len = t->count * es, n = (size_t)t->n;
+    char *src = gbuf(len * n), *dst = inplace ? src : gbuf(len * n), *want = malloc(len * n + 1);
+    /* Block j of rank r: value(rank r, index j*count + i). Rank me receives block me of r. */
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < t->count; i++) {
+            store(t->dt, src, j * t->count + i,
+                  value(t->dt, VSYM_RED_SUM, t->me, j * t->count + i, t->seed));
+            store(t->dt, want, j * t->count + i,
+                  value(t->dt, VSYM_RED_SUM, (int)j, (size_t)t->me * t->count + i, t->seed));
+        }
+    VSYM_CHECK_OK(vsym_coll_alltoall(t->c, src, dst, t->count, t->dt, t->algo));
+    expect_bytes(dst, want, len * n, es, t->what);
+    gcheck(dst, len * n, t->what);
+    if (!inplace) gfree(dst);
+    gfree(src);
+    free(want);
+}
+
+/* Random floats (inexact sums): every rank must hold the same bits. */
+static void t_bitwise(vsym_coll_t *c, vsym_team_t *team, vsym_dtype_t dt, vsym_coll_algo_t algo,
+                      size_t count, unsigned seed)
+{
+    int me = vsym_team_rank(team), n = vsym_team_size(team);
+    size_t es = vsym_dtype_size(dt), len = count * es;
+    char *src = malloc(len + 1), *dst = malloc(len + 1);
+    uint64_t h = 1469598103934665603ull, *all = malloc((size_t)n * sizeof(h));
+    srand(seed * 131u + (unsigned)me);
+    for (size_t i = 0; i < count; i++)
+        store(dt, src, i, (double)rand() / RAND_MAX * 2.0 - 1.0 + 1e-3 * me);
+    VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, dt, VSYM_RED_SUM, algo));
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)dst[i]) * 1099511628211ull;
+    VSYM_CHECK_OK(vsym_team_exchange(team, &h, sizeof(h), all));
+    for (int r = 0; r < n; r++)
+        VSYM_CHECK(all[r] == h, "bitwise: allreduce %s %s of %zu: rank %d differs from rank %d",
+                   vsym_dtype_name(dt), vsym_coll_algo_name(algo), count, r, me);
+    free(all);
+    free(dst);
+    free(src);
+}
+
+/* Make a handle reach every peer through vsym_get, as it does over verbs (the path the shm
+ * machine would not exercise otherwise). Uses the handle's internals. */
+static void force_get_path(vsym_coll_t *c)
+{
+    for (int r = 0; r < c->n; r++)
+        if (r != c->me) c->peer[r] = NULL;
+    if (c->tmp == NULL) {
+        c->tmp = malloc((size_t)c->n * c->chunk);
+        VSYM_CHECK(c->tmp != NULL, "malloc");
+    }
+    c->all_direct = c->n == 1;
+}
+
+static void suite(vsym_team_t *team, const char *team_name, int via_get)
+{
+    vsym_coll_t *c;
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    if (via_get) force_get_path(c);
+    int me = vsym_team_rank(team), n = vsym_team_size(team);
+    size_t counts[] = {0, 1, (size_t)n * 5 + 3, 3001, 70001};
+    int ncounts = slow ? 5 : 4;
+    int cases = 0;
+    for (int a = 0; a < VSYM_COLL_ALGO_COUNT; a++) {
+        for (int d = 0; d < VSYM_DTYPE_COUNT; d++) {
+            for (int ci = 0; ci < ncounts; ci++) {
+                tcase_t t = {
+                    c,          me,     n, (vsym_dtype_t)d, VSYM_RED_SUM, (vsym_coll_algo_t)a,
+                    counts[ci], ci + a, ""};
+                for (int o = 0; o < VSYM_RED_COUNT; o++) {
+                    int is_int =
+                        t.dt == VSYM_DTYPE_I32 || t.dt == VSYM_DTYPE_I64 || t.dt == VSYM_DTYPE_U64;
+                    if (o == VSYM_RED_PROD && !is_int) continue;
+                    t.op = (vsym_red_op_t)o;
+                    for (int ip = 0; ip < 2; ip++) {
+                        snprintf(t.what, sizeof(t.what), "%s: allreduce %s %s %s count %zu%s",
+                                 team_name, vsym_coll_algo_name(t.algo), vsym_dtype_name(t.dt),
+                                 vsym_red_op_name(t.op), t.count, ip ? " in place" : "");
+                        t_allreduce(&t, ip);
+                        snprintf(t.what, sizeof(t.what), "%s: reduce_scatter %s %s %s count %zu%s",
+                                 team_name, vsym_coll_algo_name(t.algo), vsym_dtype_name(t.dt),
+                                 vsym_red_op_name(t.op), t.count, ip ? " in place" : "");
+                        t_reduce_scatter(&t, ip);
+                        cases += 2;
+                    }
+                }
+                for (int ip = 0; ip < 2; ip++) {
+                    snprintf(t.what, sizeof(t.what), "%s: allgather %s %s count %zu%s", team_name,
+                             vsym_coll_algo_name(t.algo), vsym_dtype_name(t.dt), t.count,
+                             ip ? " in place" : "");
+                    t_allgather(&t, ip);
+                    int root = (ci + ip) % n;
+                    snprintf(t.what, sizeof(t.what), "%s: broadcast %s %s count %zu root %d%s",
+                             team_name, vsym_coll_algo_name(t.algo), vsym_dtype_name(t.dt), t.count,
+                             root, ip ? " in place" : "");
+                    t_broadcast(&t, ip, root);
+                    snprintf(t.what, sizeof(t.what), "%s: alltoall %s %s count %zu%s", team_name,
+                             vsym_coll_algo_name(t.algo), vsym_dtype_name(t.dt), t.count,
+                             ip ? " in place" : "");
+                    t_alltoall(&t, ip);
+                    cases += 3;
+                }
+            }
+        }
+        vsym_dtype_t fl[] = {VSYM_DTYPE_F32, VSYM_DTYPE_F16, VSYM_DTYPE_BF16};
+        for (int k = 0; k < 3; k++)
+            t_bitwise(c, team, fl[k], (vsym_coll_algo_t)a, 2999, (unsigned)(a * 3 + k));
+    }
+    VSYM_CHECK_OK(vsym_coll_barrier(c));
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    if (me == 0)
+        printf("%s (%d ranks%s): %d cases passed\n", team_name, n, via_get ? ", via get" : "",
+               cases);
+}
+
+/* All-reduce between symmetric buffers of the handle (read in place for large sizes), every
+ * dtype and op, each algorithm, both orders of src and dst in the buffers. */
+static void t_symmetric(vsym_team_t *team)
+{
+    vsym_coll_t *c;
+    int me = vsym_team_rank(team), n = vsym_team_size(team);
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    size_t count = 70001, cap = count * 8 + 2 * GUARD;
+    char *a, *d, *want = malloc(count * 8);
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&a));
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&d));
+    int cases = 0;
+    for (int al = 0; al < VSYM_COLL_ALGO_COUNT; al++)
+        for (int dt = 0; dt < VSYM_DTYPE_COUNT; dt++)
+            for (int o = 0; o < VSYM_RED_COUNT; o++) {
+                int is_int = dt == VSYM_DTYPE_I32 || dt == VSYM_DTYPE_I64 || dt == VSYM_DTYPE_U64;
+                if (o == VSYM_RED_PROD && !is_int) continue;
+                size_t es = vsym_dtype_size((vsym_dtype_t)dt);
+                char *src = (al & 1) ? a + GUARD : d + GUARD,
+                     *dst = (al & 1) ? d + GUARD : a + GUARD;
+                memset(dst - GUARD, 0xA5, cap);
+                for (size_t i = 0; i < count; i++) {
+                    store((vsym_dtype_t)dt, src, i,
+                          value((vsym_dtype_t)dt, (vsym_red_op_t)o, me, i, al));
+                    store((vsym_dtype_t)dt, want, i,
+                          reduce_ref((vsym_dtype_t)dt, (vsym_red_op_t)o, n, i, al, -1));
+                }
+                char what[128];
+                snprintf(what, sizeof(what), "symmetric buffers: allreduce %s %s %s",
+                         vsym_coll_algo_name((vsym_coll_algo_t)al),
+                         vsym_dtype_name((vsym_dtype_t)dt), vsym_red_op_name((vsym_red_op_t)o));
+                VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, (vsym_dtype_t)dt,
+                                                  (vsym_red_op_t)o, (vsym_coll_algo_t)al));
+                expect_bytes(dst, want, count * es, es, what);
+                for (int g = 0; g < GUARD; g++)
+                    VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
+                                   (unsigned char)dst[count * es + (size_t)g] == 0xA5,
+                               "%s: guard byte %d changed", what, g);
+                cases++;
+            }
+    VSYM_CHECK_OK(vsym_coll_buffer_free(c, a));
+    VSYM_CHECK_STATUS(vsym_coll_buffer_free(c, a), VSYM_ERR_NOT_FOUND, "not a buffer");
+    /* d is freed by destroy */
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    free(want);
+    if (me == 0) printf("symmetric buffers (%d ranks): %d cases passed\n", n, cases);
+}
+
+static void bad_arguments(vsym_team_t *team)
+{
+    vsym_coll_t *c;
+    float x[4] = {0};
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    VSYM_CHECK_STATUS(
+        vsym_coll_allreduce(c, x, x, 1, (vsym_dtype_t)99, VSYM_RED_SUM, VSYM_COLL_AUTO),
+        VSYM_ERR_BAD_DTYPE, "dtype");
+    VSYM_CHECK_STATUS(
+        vsym_coll_allreduce(c, x, x, 1, VSYM_DTYPE_F32, VSYM_RED_PROD, VSYM_COLL_AUTO),
+        VSYM_ERR_BAD_OP, "prod");
+    VSYM_CHECK_STATUS(
+        vsym_coll_reduce_scatter(c, x, x, 1, VSYM_DTYPE_I32, (vsym_red_op_t)7, VSYM_COLL_AUTO),
+        VSYM_ERR_BAD_OP, "op");
+    VSYM_CHECK_STATUS(vsym_coll_allgather(c, x, x, 1, VSYM_DTYPE_F32, (vsym_coll_algo_t)42),
+                      VSYM_ERR_BAD_MODE, "algorithm");
+    VSYM_CHECK_STATUS(
+        vsym_coll_allreduce(c, x, x, SIZE_MAX / 2, VSYM_DTYPE_F64, VSYM_RED_SUM, VSYM_COLL_AUTO),
+        VSYM_ERR_BAD_SIZE, "overflows");
+    VSYM_CHECK_STATUS(
+        vsym_coll_allreduce(c, NULL, x, 1, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO),
+        VSYM_ERR_INVALID_PARAM, "NULL");
+    VSYM_CHECK_STATUS(
+        vsym_coll_broadcast(c, x, x, 1, VSYM_DTYPE_F32, vsym_team_size(team), VSYM_COLL_AUTO),
+        VSYM_ERR_BAD_RANK, "root");
+    vsym_dtype_t dt;
+    vsym_coll_algo_t al;
+    VSYM_CHECK_STATUS(vsym_dtype_from_name("f8", &dt), VSYM_ERR_BAD_DTYPE, "f8");
+    VSYM_CHECK_STATUS(vsym_coll_algo_from_name("fastest", &al), VSYM_ERR_BAD_MODE, "fastest");
+    /* Zero-length calls succeed and leave the buffer alone. */
+    VSYM_CHECK_OK(
+        vsym_coll_allreduce(c, NULL, NULL, 0, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO));
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+}
+
+int main(int argc, char **argv)
+{
+    slow = argc > 1 && strcmp(argv[1], "--slow") == 0;
+    /* Small scratch regions make every size above 4 KiB run in several chunks. */
+    setenv("VSYM_COLL_SCRATCH", slow ? "64K" : "4K", 1);
+    vsym_ctx_t *ctx;
+    VSYM_CHECK_OK(vsym_init(&ctx));
+    vsym_team_t *world = vsym_team_world(ctx);
+    int n = vsym_team_size(world), me = vsym_team_rank(world);
+    bad_arguments(world);
+    t_symmetric(world);
+    int reps = slow ? 3 : 1;
+    for (int rep = 0; rep < reps; rep++) {
+        suite(world, "world", 0);
+        suite(world, "world", 1);
+        if (n >= 3) {
+            /* Ranks 1..n-1: a team of n-1 ranks (3 of 4: not a power of two). */
+            vsym_team_t *sub;
+            VSYM_CHECK_OK(vsym_team_split_strided(world, 1, 1, n - 1, &sub));
+            if (sub != NULL) {
+                suite(sub, "ranks 1..n-1", 0);
+                VSYM_CHECK_OK(vsym_team_destroy(sub));
+            }
+        }
+        if (n >= 4) {
+            /* Even ranks and odd ranks: two strided teams running side by side. */
+            vsym_team_t *even, *odd;
+            VSYM_CHECK_OK(vsym_team_split_strided(world, 0, 2, n / 2, &even));
+            VSYM_CHECK_OK(vsym_team_split_strided(world, 1, 2, n / 2, &odd));
+            suite(even ? even : odd, even ? "even ranks" : "odd ranks", 0);
+            VSYM_CHECK_OK(vsym_team_destroy(even ? even : odd));
+        }
+    }
+    (void)me;
+    VSYM_CHECK_OK(vsym_finalize(ctx));
+    return 0;
+}

@@ -1,0 +1,261 @@
+/* The pure pieces of lib/coll: half-precision conversions, reduction kernels, the TP x DP rank
+ * formulas and valid op / mode tables, the autotune table file. */
+#include <math.h>
+#include <stdint.h>
+#include <unistd.h>
+#include "harness.h"
+#include "coll/coll_internal.h"
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float bitsf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void test_half(void)
+{
+    /* Every f16 value survives the round trip through f32 (NaNs stay NaNs). */
+    for (uint32_t h = 0; h < 65536; h++) {
+        float f = vsym_coll_f16_to_f32((uint16_t)h);
+        uint16_t back = vsym_coll_f32_to_f16(f);
+        if (isnan(f))
+            VSYM_CHECK((back & 0x7c00) == 0x7c00 && (back & 0x3ff), "NaN %04x -> %04x", h, back);
+        else
+            VSYM_CHECK(back == h, "f16 %04x -> %g -> %04x", h, (double)f, back);
+    }
+    /* Round to nearest even against the compiler's conversion, on random and halfway bits. */
+    srand(7);
+    for (int i = 0; i < 2000000; i++) {
+        uint32_t u = ((uint32_t)rand() << 16) ^ (uint32_t)rand();
+        if (i & 1) u = (u & ~0x1fffu) | 0x1000u; /* exactly halfway between two f16 normals */
+        float f = bitsf(u);
+        if (isnan(f)) continue;
+        _Float16 ref = (_Float16)f;
+        uint16_t rb;
+        memcpy(&rb, &ref, 2);
+        VSYM_CHECK(vsym_coll_f32_to_f16(f) == rb, "f32 %08x -> f16 %04x, expected %04x", u,
+                   vsym_coll_f32_to_f16(f), rb);
+    }
+    VSYM_CHECK(vsym_coll_f32_to_f16(65520.0f) == 0x7c00, "65520 rounds to infinity");
+    VSYM_CHECK(vsym_coll_f32_to_f16(65519.0f) == 0x7bff, "65519 rounds to 65504");
+    /* bf16: halfway cases go to the even neighbour. */
+    VSYM_CHECK(vsym_coll_f32_to_bf16(bitsf(0x3f808000u)) == 0x3f80, "bf16 halfway down");
+    VSYM_CHECK(vsym_coll_f32_to_bf16(bitsf(0x3f818000u)) == 0x3f82, "bf16 halfway up");
+    VSYM_CHECK(vsym_coll_f32_to_bf16(bitsf(0x3f808001u)) == 0x3f81, "bf16 above halfway");
+    VSYM_CHECK(fbits(vsym_coll_bf16_to_f32(0x3f80)) == 0x3f800000u, "bf16 1.0");
+    VSYM_CHECK(isnan(vsym_coll_bf16_to_f32(vsym_coll_f32_to_bf16(NAN))), "bf16 NaN");
+}
+
+static void test_reduce(void)
+{
+    /* f16 accumulates in f32 and rounds once: 2048 + 1 + 1 = 2050 (step by step in f16 it
+     * would stay 2048). */
+    uint16_t a[3] = {vsym_coll_f32_to_f16(2048), vsym_coll_f32_to_f16(1), vsym_coll_f32_to_f16(1)};
+    uint16_t out;
+    const void *srcs[3] = {&a[0], &a[1], &a[2]};
+    vsym_coll_reduce(VSYM_DTYPE_F16, VSYM_RED_SUM, &out, srcs, 3, 1);
+    VSYM_CHECK(vsym_coll_f16_to_f32(out) == 2050.0f, "f16 sum %g",
+               (double)vsym_coll_f16_to_f32(out));
+    uint16_t b[3] = {vsym_coll_f32_to_bf16(256), vsym_coll_f32_to_bf16(1),
+                     vsym_coll_f32_to_bf16(1)};
+    const void *bsrcs[3] = {&b[0], &b[1], &b[2]};
+    vsym_coll_reduce(VSYM_DTYPE_BF16, VSYM_RED_SUM, &out, bsrcs, 3, 1);
+    VSYM_CHECK(vsym_coll_bf16_to_f32(out) == 258.0f, "bf16 sum %g",
+               (double)vsym_coll_bf16_to_f32(out));
+    /* Integer sums wrap, products, min, max, on long vectors (several kernel blocks). */
+    enum { N = 5000 };
+    static int32_t x[N], y[N], z[N];
+    static uint64_t u[N], v[N], w[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = i % 2 ? INT32_MAX : -i;
+        y[i] = i % 2 ? 1 : i % 7;
+        u[i] = (uint64_t)i * 3;
+        v[i] = (uint64_t)(N - i);
+    }
+    const void *xs[2] = {x, y}, *us[2] = {u, v};
+    vsym_coll_reduce(VSYM_DTYPE_I32, VSYM_RED_SUM, z, xs, 2, N);
+    for (int i = 0; i < N; i++)
+        VSYM_CHECK(z[i] == (i % 2 ? INT32_MIN : -i + i % 7), "i32 sum %d: %d", i, z[i]);
+    vsym_coll_reduce(VSYM_DTYPE_I32, VSYM_RED_PROD, z, xs, 2, N);
+    for (int i = 0; i < N; i++)
+        VSYM_CHECK(z[i] == (i % 2 ? INT32_MAX : -i * (i % 7)), "i32 prod %d: %d", i, z[i]);
+    vsym_coll_reduce(VSYM_DTYPE_U64, VSYM_RED_MIN, w, us, 2, N);
+    for (int i = 0; i < N; i++)
+        VSYM_CHECK(w[i] == (u[i] < v[i] ? u[i] : v[i]), "u64 min %d", i);
+    vsym_coll_reduce(VSYM_DTYPE_U64, VSYM_RED_MAX, w, us, 2, N);
+    for (int i = 0; i < N; i++)
+        VSYM_CHECK(w[i] == (u[i] > v[i] ? u[i] : v[i]), "u64 max %d", i);
+    /* In place: the destination is the first source. */
+    vsym_coll_reduce(VSYM_DTYPE_U64, VSYM_RED_SUM, u, us, 2, N);
+    for (int i = 0; i < N; i++)
+        VSYM_CHECK(u[i] == (uint64_t)i * 3 + (uint64_t)(N - i), "u64 sum in place %d", i);
+    /* Many sources, f64, fixed left-to-right order. */
+    double d[6][3];
+    const void *ds[6];
+    for (int k = 0; k < 6; k++) {
+        for (int i = 0; i < 3; i++)
+            d[k][i] = (k + 1) * 0.1 + i;
+        ds[k] = d[k];
+    }
+    double r[3];
+    vsym_coll_reduce(VSYM_DTYPE_F64, VSYM_RED_SUM, r, ds, 6, 3);
+    for (int i = 0; i < 3; i++) {
+        double e = d[0][i];
+        for (int k = 1; k < 6; k++)
+            e += d[k][i];
+        VSYM_CHECK(memcmp(&e, &r[i], 8) == 0, "f64 order %d", i);
+    }
+    VSYM_CHECK_STATUS(vsym_coll_check_dtype_op(VSYM_DTYPE_BF16, VSYM_RED_PROD, "t"),
+                      VSYM_ERR_BAD_OP, "integer");
+    VSYM_CHECK_STATUS(vsym_coll_check_dtype_op((vsym_dtype_t)77, VSYM_RED_SUM, "t"),
+                      VSYM_ERR_BAD_DTYPE, "dtype");
+    VSYM_CHECK(vsym_dtype_size(VSYM_DTYPE_BF16) == 2 && vsym_dtype_size((vsym_dtype_t)9) == 0,
+               "dtype sizes");
+}
+
+/* FlashInfer's formulas, written out as the reference. */
+static void test_topology(void)
+{
+    int checked = 0;
+    for (int W = 1; W <= 16; W *= 2)
+        for (int L = 1; L <= W; L *= 2)
+            for (int ltp = 1; ltp <= L; ltp *= 2)
+                for (int itp = 1; itp <= W / L; itp *= 2) {
+                    vsym_fused_topo_t g = {ltp, 0, itp, 0}, t;
+                    VSYM_CHECK_OK(vsym_fused_topo_resolve(W, L, &g, &t));
+                    int ldp = L / ltp, idp = W / L / itp;
+                    VSYM_CHECK(t.local_dp_size == ldp && t.inter_dp_size == idp, "derive");
+                    for (int wr = 0; wr < W; wr++) {
+                        int local_rank = wr % L, inter_rank = wr / L;
+                        int local_tp = local_rank % ltp, local_dp = local_rank / ltp;
+                        int inter_tp = inter_rank % itp, inter_dp = inter_rank / itp;
+                        int tp_ref = local_tp + inter_tp * ltp, dp_ref = local_dp + inter_dp * ldp;
+                        int tp, dp;
+                        vsym_fused_topo_ranks(&t, wr, &tp, &dp);
+                        VSYM_CHECK(tp == tp_ref && dp == dp_ref, "W %d L %d rank %d", W, L, wr);
+                        VSYM_CHECK(vsym_fused_topo_world_rank(&t, tp, dp) == wr, "inverse");
+                    }
+                    unsigned ops = vsym_fused_topo_valid_ops(&t), modes;
+                    int TP = ltp * itp, DP = ldp * idp;
+                    VSYM_CHECK(!!(ops & (1u << VSYM_FUSED_ALLREDUCE)) == (DP == 1), "AR valid");
+                    VSYM_CHECK(!!(ops & (1u << VSYM_FUSED_ALLGATHER)) == (TP == 1), "AG valid");
+                    VSYM_CHECK(!!(ops & (1u << VSYM_FUSED_ALLREDUCE_ALLGATHER)) ==
+                                   (TP > 1 && DP > 1),
+                               "AR_AG valid");
+                    modes = vsym_fused_topo_valid_modes(&t);
+                    VSYM_CHECK(!!(modes & (1u << VSYM_FUSED_TWOSHOT)) == (ltp > 1), "twoshot");
+                    VSYM_CHECK(!!(modes & (1u << VSYM_FUSED_FEWEST_BYTES)) == (itp > 1), "fb");
+                    VSYM_CHECK(modes & (1u << VSYM_FUSED_ONESHOT), "oneshot always valid");
+                    checked++;
+                }
+    vsym_fused_topo_t t, g = {3, 0, 0, 0};
+    VSYM_CHECK_STATUS(vsym_fused_topo_resolve(4, 4, &g, &t), VSYM_ERR_BAD_LAYOUT, "divide");
+    g = (vsym_fused_topo_t){2, 3, 0, 0};
+    VSYM_CHECK_STATUS(vsym_fused_topo_resolve(4, 4, &g, &t), VSYM_ERR_BAD_LAYOUT, "x");
+    VSYM_CHECK_STATUS(vsym_fused_topo_resolve(6, 4, NULL, &t), VSYM_ERR_BAD_LAYOUT, "nodes");
+    VSYM_CHECK_OK(vsym_fused_topo_resolve(8, 4, NULL, &t));
+    VSYM_CHECK(t.local_tp_size == 4 && t.local_dp_size == 1 && t.inter_tp_size == 1 &&
+                   t.inter_dp_size == 2,
+               "defaults: TP inside the node, DP across");
+    printf("topology: %d factorisations checked\n", checked);
+}
+
+static void test_tune_table(void)
+{
+    char path[] = "/tmp/vsym_coll_tune_XXXXXX";
+    int fd = mkstemp(path);
+    VSYM_CHECK(fd >= 0, "mkstemp");
+    close(fd);
+    vsym_tune_table_t t, u;
+    vsym_coll_tune_init(&t, "world=4 local=4 local_tp=2 local_dp=2 inter_tp=1 inter_dp=1 host=h");
+    VSYM_CHECK(vsym_coll_tune_lookup(&t, VSYM_FUSED_ALLREDUCE_ALLGATHER, 4096) == -1, "empty");
+    t.mode[VSYM_FUSED_ALLREDUCE_ALLGATHER][10] = VSYM_FUSED_ONESHOT;
+    t.mode[VSYM_FUSED_ALLREDUCE_ALLGATHER][20] = VSYM_FUSED_TWOSHOT;
+    t.time_us[VSYM_FUSED_ALLREDUCE_ALLGATHER][20] = 123.5f;
+    VSYM_CHECK(vsym_coll_tune_bucket(1000) == 10 && vsym_coll_tune_bucket(1500) == 11, "bucket");
+    VSYM_CHECK(vsym_coll_tune_lookup(&t, VSYM_FUSED_ALLREDUCE_ALLGATHER, 8) == VSYM_FUSED_ONESHOT,
+               "below the table: its first entry");
+    VSYM_CHECK(vsym_coll_tune_lookup(&t, VSYM_FUSED_ALLREDUCE_ALLGATHER, 1 << 19) ==
+                   VSYM_FUSED_TWOSHOT,
+               "nearest");
+    VSYM_CHECK(vsym_coll_tune_lookup(&t, VSYM_FUSED_ALLREDUCE_ALLGATHER, (size_t)1 << 30) ==
+                   VSYM_FUSED_TWOSHOT,
+               "above the table: its last entry");
+    VSYM_CHECK_OK(vsym_coll_tune_save(&t, path));
+    vsym_coll_tune_init(&u, t.key);
+    VSYM_CHECK_OK(vsym_coll_tune_load(&u, path));
+    VSYM_CHECK(memcmp(u.mode, t.mode, sizeof(t.mode)) == 0, "modes survive save and load");
+    VSYM_CHECK(u.time_us[VSYM_FUSED_ALLREDUCE_ALLGATHER][20] == 123.5f, "times survive");
+    vsym_coll_tune_init(&u, "world=4 local=4 local_tp=4 local_dp=1 inter_tp=1 inter_dp=1 host=h");
+    VSYM_CHECK_STATUS(vsym_coll_tune_load(&u, path), VSYM_ERR_NOT_FOUND, "no table");
+    /* Several tables in one file: saving one keeps the others, and replaces its own. */
+    vsym_tune_table_t other;
+    vsym_coll_tune_init(&other, u.key);
+    other.mode[VSYM_FUSED_ALLREDUCE][5] = VSYM_FUSED_BASELINE;
+    VSYM_CHECK_OK(vsym_coll_tune_save(&other, path));
+    t.mode[VSYM_FUSED_ALLREDUCE_ALLGATHER][10] = VSYM_FUSED_BASELINE;
+    VSYM_CHECK_OK(vsym_coll_tune_save(&t, path));
+    vsym_coll_tune_init(&u, other.key);
+    VSYM_CHECK_OK(vsym_coll_tune_load(&u, path));
+    VSYM_CHECK(u.mode[VSYM_FUSED_ALLREDUCE][5] == VSYM_FUSED_BASELINE, "the other table is kept");
+    vsym_coll_tune_init(&u, t.key);
+    VSYM_CHECK_OK(vsym_coll_tune_load(&u, path));
+    VSYM_CHECK(memcmp(u.mode, t.mode, sizeof(t.mode)) == 0, "this table is replaced");
+    FILE *fp = fopen(path, "w");
+    fprintf(fp, "vsym-autotune 1\nkey %s\nentry allreduce 3 warp 1.0\nend\n", t.key);
+    fclose(fp);
+    vsym_coll_tune_init(&u, t.key);
+    VSYM_CHECK_STATUS(vsym_coll_tune_load(&u, path), VSYM_ERR_IO, "malformed");
+    unlink(path);
+    VSYM_CHECK_STATUS(vsym_coll_tune_load(&u, path), VSYM_ERR_IO, "cannot read");
+}
+
+static void test_names(void)
+{
+    vsym_dtype_t d;
+    vsym_red_op_t o;
+    vsym_coll_algo_t a;
+    vsym_fused_op_t fo;
+    vsym_fused_mode_t fm;
+    for (int i = 0; i < VSYM_DTYPE_COUNT; i++) {
+        VSYM_CHECK_OK(vsym_dtype_from_name(vsym_dtype_name((vsym_dtype_t)i), &d));
+        VSYM_CHECK(d == (vsym_dtype_t)i, "dtype names");
+    }
+    for (int i = 0; i < VSYM_RED_COUNT; i++) {
+        VSYM_CHECK_OK(vsym_red_op_from_name(vsym_red_op_name((vsym_red_op_t)i), &o));
+        VSYM_CHECK(o == (vsym_red_op_t)i, "op names");
+    }
+    for (int i = 0; i < VSYM_COLL_ALGO_COUNT; i++) {
+        VSYM_CHECK_OK(vsym_coll_algo_from_name(vsym_coll_algo_name((vsym_coll_algo_t)i), &a));
+        VSYM_CHECK(a == (vsym_coll_algo_t)i, "algo names");
+    }
+    for (int i = 0; i < VSYM_FUSED_OP_COUNT; i++) {
+        VSYM_CHECK_OK(vsym_fused_op_from_name(vsym_fused_op_name((vsym_fused_op_t)i), &fo));
+        VSYM_CHECK(fo == (vsym_fused_op_t)i, "fused op names");
+    }
+    for (int i = 0; i < VSYM_FUSED_MODE_COUNT; i++) {
+        VSYM_CHECK_OK(vsym_fused_mode_from_name(vsym_fused_mode_name((vsym_fused_mode_t)i), &fm));
+        VSYM_CHECK(fm == (vsym_fused_mode_t)i, "fused mode names");
+    }
+    VSYM_CHECK_STATUS(vsym_red_op_from_name("avg", &o), VSYM_ERR_BAD_OP, "avg");
+    VSYM_CHECK_STATUS(vsym_fused_mode_from_name("fast", &fm), VSYM_ERR_BAD_MODE, "fast");
+}
+
+int main(void)
+{
+    test_half();
+    test_reduce();
+    test_topology();
+    test_tune_table();
+    test_names();
+    printf("coll_pure: all checks passed\n");
+    return 0;
+}

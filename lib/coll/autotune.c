@@ -1,0 +1,145 @@
+/* The autotune table of the fused collectives: the fastest mode per op and size bucket, kept in
+ * a text file keyed by topology and host:
+ *     vsym-autotune 1
+ *     key world=4 local=4 local_tp=2 local_dp=2 inter_tp=1 inter_dp=1 host=n1
+ *     entry allreduce_allgather 13 oneshot 12.5
+ *     end
+ * A file may hold several tables; a load takes the one whose key matches. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll/coll_internal.h"
+
+void vsym_coll_tune_init(vsym_tune_table_t *t, const char *key)
+{
+    memset(t, 0, sizeof(*t));
+    snprintf(t->key, sizeof(t->key), "%s", key);
+    memset(t->mode, -1, sizeof(t->mode));
+}
+
+int vsym_coll_tune_bucket(size_t bytes)
+{
+    if (bytes <= 1) return 0;
+    int b = (int)lround(log2((double)bytes));
+    return b > VSYM_TUNE_MAX_LOG2 ? VSYM_TUNE_MAX_LOG2 : b;
+}
+
+int vsym_coll_tune_lookup(const vsym_tune_table_t *t, vsym_fused_op_t op, size_t bytes)
+{
+    if ((unsigned)op >= VSYM_FUSED_OP_COUNT) return -1;
+    int b = vsym_coll_tune_bucket(bytes);
+    /* The nearest tuned bucket: sizes beyond the tuned range take its edge. */
+    for (int d = 0; d <= VSYM_TUNE_MAX_LOG2; d++) {
+        if (b - d >= 0 && t->mode[op][b - d] >= 0) return t->mode[op][b - d];
+        if (b + d <= VSYM_TUNE_MAX_LOG2 && t->mode[op][b + d] >= 0) return t->mode[op][b + d];
+    }
+    return -1;
+}
+
+/* The file's tables with other keys, as text (NULL when none or no file). */
+static char *other_tables(const char *path, const char *key)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL) return NULL;
+    size_t cap = 4096, len = 0;
+    char *keep = malloc(cap), line[512];
+    int skip = 1; /* outside a table: nothing to keep (the header is written anew) */
+    while (keep && fgets(line, sizeof(line), fp) != NULL) {
+        if (strncmp(line, "key ", 4) == 0) {
+            line[strcspn(line, "\r\n")] = '\0';
+            skip = strcmp(line + 4, key) == 0;
+            if (!skip) strcat(line, "\n");
+        } else if (strncmp(line, "vsym-autotune", 13) == 0) {
+            continue;
+        }
+        if (!skip) {
+            size_t l = strlen(line);
+            if (len + l + 1 > cap) {
+                char *k = realloc(keep, cap * 2 + l);
+                if (k == NULL) {
+                    free(keep);
+                    keep = NULL;
+                    break;
+                }
+                keep = k;
+                cap = cap * 2 + l;
+            }
+            memcpy(keep + len, line, l + 1);
+            len += l;
+        }
+        if (strncmp(line, "end", 3) == 0) skip = 1;
+    }
+    fclose(fp);
+    return keep;
+}
+
+vsym_status_t vsym_coll_tune_save(const vsym_tune_table_t *t, const char *path)
+{
+    /* Tables of other topologies or hosts in the file are kept; this key's is replaced. */
+    char *others = other_tables(path, t->key);
+    FILE *fp = fopen(path, "w");
+    if (fp == NULL) {
+        free(others);
+        return VSYM_FAIL(VSYM_ERR_IO, "autotune: cannot write %s: %s", path, strerror(errno));
+    }
+    fprintf(fp, "vsym-autotune 1\n%s", others ? others : "");
+    free(others);
+    fprintf(fp, "key %s\n", t->key);
+    for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++)
+        for (int b = 0; b <= VSYM_TUNE_MAX_LOG2; b++)
+            if (t->mode[op][b] >= 0)
+                fprintf(fp, "entry %s %d %s %.3f\n", vsym_fused_op_name((vsym_fused_op_t)op), b,
+                        vsym_fused_mode_name((vsym_fused_mode_t)t->mode[op][b]),
+                        (double)t->time_us[op][b]);
+    fprintf(fp, "end\n");
+    if (fclose(fp) != 0)
+        return VSYM_FAIL(VSYM_ERR_IO, "autotune: cannot write %s: %s", path, strerror(errno));
+    return VSYM_OK;
+}
+
+vsym_status_t vsym_coll_tune_load(vsym_tune_table_t *t, const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL)
+        return vsym_util_fail_quiet(VSYM_ERR_IO, "autotune: cannot read %s: %s", path,
+                                    strerror(errno));
+    char line[512];
+    int in_match = 0, found = 0, lineno = 0;
+    vsym_tune_table_t got;
+    vsym_coll_tune_init(&got, t->key);
+    vsym_status_t st = VSYM_OK;
+    while (fgets(line, sizeof(line), fp) != NULL) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (strncmp(line, "key ", 4) == 0) {
+            in_match = strcmp(line + 4, t->key) == 0;
+            found |= in_match;
+        } else if (strcmp(line, "end") == 0) {
+            in_match = 0;
+        } else if (in_match && strncmp(line, "entry ", 6) == 0) {
+            char opname[64], modename[64];
+            int b;
+            float us;
+            vsym_fused_op_t op;
+            vsym_fused_mode_t mode;
+            if (sscanf(line + 6, "%63s %d %63s %f", opname, &b, modename, &us) != 4 || b < 0 ||
+                b > VSYM_TUNE_MAX_LOG2 || vsym_fused_op_from_name(opname, &op) != VSYM_OK ||
+                vsym_fused_mode_from_name(modename, &mode) != VSYM_OK) {
+                st = VSYM_FAIL(VSYM_ERR_IO, "autotune: %s line %d malformed: '%s'", path, lineno,
+                               line);
+                break;
+            }
+            got.mode[op][b] = (signed char)mode;
+            got.time_us[op][b] = us;
+        }
+    }
+    fclose(fp);
+    if (st != VSYM_OK) return st;
+    if (!found)
+        return vsym_util_fail_quiet(VSYM_ERR_NOT_FOUND, "autotune: %s has no table for '%s'", path,
+                                    t->key);
+    *t = got;
+    return VSYM_OK;
+}

@@ -1,0 +1,1203 @@
+/* Collective handles and the collectives on one team.
+ *
+ * Data moves through the handle's scratch object (symmetric, allocated once at create): a rank
+ * copies what it contributes into its own scratch and peers read it from there, by load/store
+ * where vsym_obj_peer_ptr() gives a pointer (same node) and by vsym_get() otherwise (verbs).
+ * Two synchronisation models share the object, each on its own two regions:
+ *   - barrier model (one-shot, two-shot, hierarchical): write, one signal barrier, read;
+ *   - pairwise model (ring, recursive doubling, trees): the owner signals "ready" to the ranks
+ *     that read its region, each reader signals "done" back; the owner waits for "done" only
+ *     when it is about to overwrite that region, two phases (or calls) later.
+ * See coll_internal.h for why two regions need only one synchronisation per phase.
+ * What a rank publishes is copied with vsym_util_copy (VSYM_NT_THRESHOLD): non-temporal stores
+ * leave the lines clean in memory rather than modified in this core's cache, which the readers
+ * on other cores would otherwise have to snoop. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "coll/coll_internal.h"
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+static const char *const algo_names[VSYM_COLL_ALGO_COUNT] = {"auto", "oneshot", "twoshot",
+                                                             "ring", "rd",      "hier"};
+
+VSYM_API const char *vsym_coll_algo_name(vsym_coll_algo_t algo)
+{
+    return ((unsigned)algo < VSYM_COLL_ALGO_COUNT) ? algo_names[algo] : "?";
+}
+
+VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo_t *algo_p)
+{
+    for (int i = 0; name && i < VSYM_COLL_ALGO_COUNT; i++) {
+        if (strcmp(name, algo_names[i]) == 0) {
+            *algo_p = (vsym_coll_algo_t)i;
+            return VSYM_OK;
+        }
+    }
+    return VSYM_FAIL(VSYM_ERR_BAD_MODE,
+                     "unknown collective algorithm '%s' (auto, oneshot, twoshot, ring, rd, hier)",
+                     name ? name : "(null)");
+}
+
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        vsym_status_t st_ = (expr);                                                                \
+        if (st_ != VSYM_OK) return st_;                                                            \
+    } while (0)
+
+/* ---- Handle ------------------------------------------------------------------------------- */
+
+VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
+{
+    if (team == NULL || coll_p == NULL)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "coll_create: NULL %s", team ? "coll_p" : "team");
+    vsym_ctx_t *ctx = vsym_team_ctx(team);
+    if (vsym_signal_channels(ctx) < COLL_CHANNELS)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM,
+                         "coll_create: collectives need %d signal channels, VSYM_SIGNAL_CHANNELS "
+                         "is %d",
+                         COLL_CHANNELS, vsym_signal_channels(ctx));
+    vsym_coll_t *c = calloc(1, sizeof(*c));
+    if (c == NULL) return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory");
+    c->team = team;
+    c->ctx = ctx;
+    c->me = vsym_team_rank(team);
+    c->n = vsym_team_size(team);
+    c->chunk = vsym_config_size(VSYM_CFG_COLL_SCRATCH);
+    if (c->chunk < 4096) c->chunk = 4096;
+    c->chunk &= ~(size_t)63; /* keeps every region 64-byte aligned */
+    c->timeout = 0;          /* VSYM_TIMEOUT */
+    vsym_status_t st;
+    const char *env = vsym_config_str(VSYM_CFG_COLL_ALGO);
+    c->env_algo = VSYM_COLL_AUTO;
+    if (env[0] != '\0' && vsym_coll_algo_from_name(env, &c->env_algo) != VSYM_OK) {
+        free(c);
+        return VSYM_ERR_BAD_MODE; /* reported by the parser, naming the value */
+    }
+    c->peer = calloc((size_t)c->n, sizeof(*c->peer));
+    c->pend[0] = calloc((size_t)c->n, sizeof(int));
+    c->pend[1] = calloc((size_t)c->n, sizeof(int));
+    if (!c->peer || !c->pend[0] || !c->pend[1]) {
+        st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory");
+        goto err_mem;
+    }
+    st = vsym_alloc(team, 4 * c->chunk + 64 + 4 * (size_t)VSYM_COLL_LL_MAX, &c->scratch);
+    if (st != VSYM_OK) goto err_mem;
+    c->base = vsym_obj_ptr(c->scratch);
+    c->flag = (uint64_t *)(c->base + 4 * c->chunk);
+    /* The heap may hold a counter of an earlier object here: zero it, and let no peer look
+     * before every rank has (the barrier below). */
+    __atomic_store_n(c->flag, 0, __ATOMIC_RELEASE);
+    {
+        static long cores;
+        if (cores == 0) cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int local = vsym_team_size(vsym_team_node(ctx));
+        c->fast_spin = local <= cores ? 4096 : 0;
+    }
+    c->all_direct = 1;
+    for (int r = 0; r < c->n; r++) {
+        c->peer[r] = r == c->me ? c->base : vsym_obj_peer_ptr(c->scratch, r);
+        if (c->peer[r] == NULL) c->all_direct = 0;
+    }
+    c->ll_tmp = malloc((size_t)c->n * VSYM_COLL_LL_MAX);
+    if (c->ll_tmp == NULL) {
+        st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory");
+        vsym_obj_free(c->scratch);
+        goto err_mem;
+    }
+    if (!c->all_direct) {
+        c->tmp = malloc((size_t)c->n * c->chunk);
+        if (c->tmp == NULL) {
+            st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory for %d x %zu bytes", c->n,
+                           c->chunk);
+            free(c->ll_tmp);
+            vsym_obj_free(c->scratch);
+            goto err_mem;
+        }
+    }
+    if (c->n > 1 &&
+        (st = vsym_signal_barrier(c->scratch, COLL_CH_BARRIER, c->timeout)) != VSYM_OK) {
+        free(c->tmp);
+        free(c->ll_tmp);
+        vsym_obj_free(c->scratch);
+        goto err_mem;
+    }
+    *coll_p = c;
+    return VSYM_OK;
+err_mem:
+    free(c->pend[1]);
+    free(c->pend[0]);
+    free(c->peer);
+    free(c);
+    return st;
+}
+
+static vsym_status_t pw_drain(vsym_coll_t *c, int parity);
+
+VSYM_API vsym_status_t vsym_coll_destroy(vsym_coll_t *c)
+{
+    if (c == NULL) return VSYM_OK;
+    /* Consume the "done" signals still owed to us, so the pad is all zeros when freed. */
+    vsym_status_t st = pw_drain(c, 0);
+    vsym_status_t st2 = pw_drain(c, 1);
+    if (st == VSYM_OK) st = st2;
+    while (c->bufs != NULL) {
+        st2 = vsym_coll_buffer_free(c, c->bufs->base);
+        if (st == VSYM_OK) st = st2;
+    }
+    if (c->node_coll) vsym_coll_destroy(c->node_coll);
+    if (c->inter_coll) vsym_coll_destroy(c->inter_coll);
+    if (c->node_team) vsym_team_destroy(c->node_team);
+    if (c->inter_team) vsym_team_destroy(c->inter_team);
+    st2 = vsym_obj_free(c->scratch);
+    if (st == VSYM_OK) st = st2;
+    free(c->tmp);
+    free(c->ll_tmp);
+    free(c->pend[1]);
+    free(c->pend[0]);
+    free(c->peer);
+    free(c);
+    return st;
+}
+
+VSYM_API vsym_team_t *vsym_coll_team(const vsym_coll_t *c)
+{
+    return c ? c->team : NULL;
+}
+
+VSYM_API vsym_status_t vsym_coll_buffer_alloc(vsym_coll_t *c, size_t size, void **ptr_p)
+{
+    if (c == NULL || ptr_p == NULL)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "coll_buffer_alloc: NULL argument");
+    vsym_coll_buf_t *b = calloc(1, sizeof(*b));
+    if (b == NULL || (b->peer = calloc((size_t)c->n, sizeof(char *))) == NULL) {
+        free(b);
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_buffer_alloc: no memory");
+    }
+    vsym_status_t st = vsym_alloc(c->team, size, &b->obj);
+    if (st != VSYM_OK) {
+        free(b->peer);
+        free(b);
+        return st;
+    }
+    b->base = vsym_obj_ptr(b->obj);
+    b->size = size;
+    for (int r = 0; r < c->n; r++)
+        b->peer[r] = r == c->me ? b->base : vsym_obj_peer_ptr(b->obj, r);
+    b->next = c->bufs;
+    c->bufs = b;
+    *ptr_p = b->base;
+    return VSYM_OK;
+}
+
+VSYM_API vsym_status_t vsym_coll_buffer_free(vsym_coll_t *c, void *ptr)
+{
+    if (c == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "coll_buffer_free: NULL handle");
+    if (ptr == NULL) return VSYM_OK;
+    for (vsym_coll_buf_t **pp = &c->bufs; *pp != NULL; pp = &(*pp)->next) {
+        vsym_coll_buf_t *b = *pp;
+        if (b->base == ptr) {
+            *pp = b->next;
+            vsym_status_t st = vsym_obj_free(b->obj);
+            free(b->peer);
+            free(b);
+            return st;
+        }
+    }
+    return VSYM_FAIL(VSYM_ERR_NOT_FOUND, "coll_buffer_free: %p is not a buffer of this handle",
+                     ptr);
+}
+
+/* The symmetric buffer holding [p, p + len), or NULL. */
+static vsym_coll_buf_t *find_buf(const vsym_coll_t *c, const void *p, size_t len)
+{
+    for (vsym_coll_buf_t *b = c->bufs; b != NULL; b = b->next)
+        if ((const char *)p >= b->base && len <= b->size &&
+            (size_t)((const char *)p - b->base) <= b->size - len)
+            return b;
+    return NULL;
+}
+
+VSYM_API vsym_status_t vsym_coll_barrier(vsym_coll_t *c)
+{
+    if (c == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "coll_barrier: NULL handle");
+    if (c->n == 1) return VSYM_OK;
+    return vsym_signal_barrier(c->scratch, COLL_CH_BARRIER, c->timeout);
+}
+
+/* ---- Barrier model ------------------------------------------------------------------------ */
+
+char *vsym_coll_bar_buf(vsym_coll_t *c)
+{
+    return c->base + (c->bar_phase & 1) * c->chunk;
+}
+
+/* Wait until rank r's phase counter reaches want: a short spin first (the common case on an
+ * idle core costs no clock reads), then the project's backoff with its timeout. */
+static vsym_status_t flag_wait(vsym_coll_t *c, int r, uint64_t want)
+{
+    const volatile uint64_t *f = (const uint64_t *)(c->peer[r] + 4 * c->chunk);
+    for (int i = 0; i < c->fast_spin; i++) {
+        if (__atomic_load_n(f, __ATOMIC_ACQUIRE) >= want) return VSYM_OK;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    vsym_backoff_t b;
+    vsym_backoff_init(&b, c->timeout);
+    while (__atomic_load_n(f, __ATOMIC_ACQUIRE) < want) {
+        if (!vsym_backoff_step(&b))
+            return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
+                             "collective barrier: timed out after %.2f s waiting for team rank %d "
+                             "(world rank %d) to reach phase %llu (it is at %llu)",
+                             vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
+                             (unsigned long long)want,
+                             (unsigned long long)__atomic_load_n(f, __ATOMIC_ACQUIRE));
+    }
+    return VSYM_OK;
+}
+
+/* One synchronisation of the barrier model. With load/store access to every peer, a
+ * monotonic phase counter per rank replaces the signal pad: publishing is one release store,
+ * and waiting reads each peer's counter (it never needs resetting, so nothing is consumed).
+ * Otherwise the signal barrier on the scratch object's pad. */
+vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c)
+{
+    if (c->n == 1) return VSYM_OK;
+    if (!c->all_direct) return vsym_signal_barrier(c->scratch, COLL_CH_BARRIER, c->timeout);
+    uint64_t want = c->bar_phase + 1;
+    __atomic_store_n(c->flag, want, __ATOMIC_RELEASE);
+    for (int i = 1; i < c->n; i++)
+        TRY(flag_wait(c, (c->me + i) % c->n, want));
+    return VSYM_OK;
+}
+
+vsym_status_t vsym_coll_bar_peer(vsym_coll_t *c, int r, size_t off, size_t len, const char **ptr_p)
+{
+    size_t region = (c->bar_phase & 1) * c->chunk;
+    if (c->peer[r] != NULL) {
+        *ptr_p = c->peer[r] + region + off;
+        return VSYM_OK;
+    }
+    char *land = c->tmp + (size_t)r * c->chunk;
+    vsym_status_t st = vsym_get(c->scratch, r, region + off, land, len);
+    if (st != VSYM_OK) return st;
+    *ptr_p = land;
+    return VSYM_OK;
+}
+
+void vsym_coll_bar_next(vsym_coll_t *c)
+{
+    c->bar_phase++;
+}
+
+/* ---- Low-latency protocol ----------------------------------------------------------------- */
+
+static int ll_supported(void)
+{
+#if defined(__x86_64__)
+    static int cached = -1;
+    if (cached < 0) cached = __builtin_cpu_supports("avx") ? 1 : 0;
+    return cached;
+#else
+    return 0;
+#endif
+}
+
+int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes)
+{
+    /* Measured: the doubled bytes and per-unit checks cost more than a barrier above ~1 KiB. */
+    return c->all_direct && c->n > 1 && bytes <= 1024 && ll_supported();
+}
+
+static char *ll_region(const vsym_coll_t *c, int r, uint64_t seq)
+{
+    return c->peer[r] + 4 * c->chunk + 64 + (seq & 1) * 2 * (size_t)VSYM_COLL_LL_MAX;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx"))) static void ll_store(char *dst, const char *src, size_t len,
+                                                    uint64_t seq)
+{
+    size_t full = len / 8, i;
+    for (i = 0; i < full; i++) {
+        uint64_t d;
+        memcpy(&d, src + 8 * i, 8);
+        _mm_store_si128((__m128i *)(dst + 16 * i), _mm_set_epi64x((long long)seq, (long long)d));
+    }
+    if (len % 8) {
+        uint64_t d = 0;
+        memcpy(&d, src + 8 * i, len % 8);
+        _mm_store_si128((__m128i *)(dst + 16 * i), _mm_set_epi64x((long long)seq, (long long)d));
+    }
+}
+
+/* Unpack the units whose sequence number is seq, from unit `from`; returns the number of
+ * leading units done. */
+__attribute__((target("avx"))) static size_t ll_load(const char *src, char *dst, size_t len,
+                                                     uint64_t seq, size_t from)
+{
+    size_t full = len / 8, i = from;
+    for (; i < full; i++) {
+        __m128i v = _mm_load_si128((const __m128i *)(src + 16 * i));
+        if ((uint64_t)_mm_extract_epi64(v, 1) != seq) return i;
+        _mm_storel_epi64((__m128i *)(dst + 8 * i), v);
+    }
+    if (len % 8 && i == full) {
+        __m128i v = _mm_load_si128((const __m128i *)(src + 16 * i));
+        if ((uint64_t)_mm_extract_epi64(v, 1) != seq) return i;
+        uint64_t d = (uint64_t)_mm_cvtsi128_si64(v);
+        memcpy(dst + 8 * i, &d, len % 8);
+        i++;
+    }
+    return i;
+}
+#endif
+
+void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t len)
+{
+#if defined(__x86_64__)
+    ll_store(ll_region(c, c->me, seq), src, len, seq);
+#else
+    (void)c, (void)seq, (void)src, (void)len;
+#endif
+}
+
+vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len)
+{
+    char *dst = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX;
+#if defined(__x86_64__)
+    const char *src = ll_region(c, r, seq);
+    size_t units = (len + 7) / 8, done = 0;
+    vsym_backoff_t b;
+    int started = 0;
+    for (int spin = 0;; spin++) {
+        done = ll_load(src, dst, len, seq, done);
+        if (done >= units) return VSYM_OK;
+        /* The peer's stores may be in flight: reload (the compiler must not keep old values). */
+        __asm__ volatile("" ::: "memory");
+        if (spin < c->fast_spin) {
+            __builtin_ia32_pause();
+            continue;
+        }
+        if (!started) {
+            vsym_backoff_init(&b, c->timeout);
+            started = 1;
+        }
+        if (!vsym_backoff_step(&b))
+            return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
+                             "collective (low-latency exchange): timed out after %.2f s waiting "
+                             "for team rank %d (world rank %d), call %llu",
+                             vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
+                             (unsigned long long)seq);
+    }
+#else
+    (void)dst, (void)seq, (void)len;
+    return VSYM_FAIL(VSYM_ERR_UNSUPPORTED, "low-latency exchange needs x86-64 (rank %d)", r);
+#endif
+}
+
+/* ---- Pairwise model ----------------------------------------------------------------------- */
+
+static int parity_now(const vsym_coll_t *c)
+{
+    return (int)(c->pw_phase & 1);
+}
+
+static char *pw_buf(vsym_coll_t *c, int parity)
+{
+    return c->base + (size_t)(2 + parity) * c->chunk;
+}
+
+/* Wait until every reader of the last phase of this parity has consumed it. */
+static vsym_status_t pw_drain(vsym_coll_t *c, int parity)
+{
+    for (int i = 0; i < c->npend[parity]; i++) {
+        vsym_status_t st =
+            vsym_signal_wait(c->scratch, c->pend[parity][i], COLL_CH_DONE + parity, c->timeout);
+        if (st != VSYM_OK) return st;
+    }
+    c->npend[parity] = 0;
+    return VSYM_OK;
+}
+
+/* Make the region of a parity writable, and return it. */
+static vsym_status_t pw_acquire(vsym_coll_t *c, int parity, char **buf_p)
+{
+    vsym_status_t st = pw_drain(c, parity);
+    if (st != VSYM_OK) return st;
+    *buf_p = pw_buf(c, parity);
+    return VSYM_OK;
+}
+
+/* Tell readers that the region of the current phase holds their data. */
+static vsym_status_t pw_publish(vsym_coll_t *c, const int *readers, int nr)
+{
+    int p = parity_now(c);
+    for (int i = 0; i < nr; i++) {
+        vsym_status_t st = vsym_signal_put(c->scratch, readers[i], COLL_CH_READY + p, c->timeout);
+        if (st != VSYM_OK) return st;
+        c->pend[p][c->npend[p]++] = readers[i];
+    }
+    return VSYM_OK;
+}
+
+/* Wait for owner's data of the current phase; a pointer to len bytes at off of it. */
+static vsym_status_t pw_read(vsym_coll_t *c, int owner, size_t off, size_t len, const char **ptr_p)
+{
+    int p = parity_now(c);
+    vsym_status_t st = vsym_signal_wait(c->scratch, owner, COLL_CH_READY + p, c->timeout);
+    if (st != VSYM_OK) return st;
+    size_t region = (size_t)(2 + p) * c->chunk;
+    if (c->peer[owner] != NULL) {
+        *ptr_p = c->peer[owner] + region + off;
+        return VSYM_OK;
+    }
+    char *land = c->tmp + (size_t)owner * c->chunk;
+    st = vsym_get(c->scratch, owner, region + off, land, len);
+    if (st != VSYM_OK) return st;
+    *ptr_p = land;
+    return VSYM_OK;
+}
+
+/* Tell owner its data of the current phase is consumed. */
+static vsym_status_t pw_done(vsym_coll_t *c, int owner)
+{
+    return vsym_signal_put(c->scratch, owner, COLL_CH_DONE + parity_now(c), c->timeout);
+}
+
+static void pw_next(vsym_coll_t *c)
+{
+    c->pw_phase++;
+}
+
+/* ---- Helpers ------------------------------------------------------------------------------ */
+
+/* Element offset of segment k when m elements are split into n segments. */
+static size_t seg_lo(size_t m, int n, int k)
+{
+    return (size_t)(((unsigned __int128)m * (unsigned)k) / (unsigned)n);
+}
+
+static vsym_status_t bar_peer_v(vsym_coll_t *c, int r, size_t off, size_t len, const void **ptr_p)
+{
+    const char *p;
+    TRY(vsym_coll_bar_peer(c, r, off, len, &p));
+    *ptr_p = p;
+    return VSYM_OK;
+}
+
+static size_t min_sz(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+static void copy_bytes(void *dst, const void *src, size_t len)
+{
+    if (dst != src && len > 0) memmove(dst, src, len);
+}
+
+typedef enum coll_kind {
+    KIND_BCAST,
+    KIND_ALLGATHER,
+    KIND_REDUCE_SCATTER,
+    KIND_ALLREDUCE,
+    KIND_ALLTOALL,
+} coll_kind_t;
+
+static const char *const kind_names[] = {"broadcast", "allgather", "reduce_scatter", "allreduce",
+                                         "alltoall"};
+
+static vsym_status_t hier_setup(vsym_coll_t *c);
+
+/* The algorithm to run: an explicit one, else VSYM_COLL_ALGO, else a rule by size and by how
+ * the peers are reached. Every rank resolves the same way (same settings, same arguments). */
+static vsym_status_t resolve_algo(vsym_coll_t *c, coll_kind_t kind, vsym_coll_algo_t algo,
+                                  size_t bytes, int half, vsym_coll_algo_t *algo_p)
+{
+    if ((unsigned)algo >= VSYM_COLL_ALGO_COUNT)
+        return VSYM_FAIL(VSYM_ERR_BAD_MODE, "%s: unknown algorithm %d", kind_names[kind],
+                         (int)algo);
+    if (algo == VSYM_COLL_AUTO) algo = c->env_algo;
+    if (algo == VSYM_COLL_AUTO) {
+        int multi = vsym_team_num_nodes(c->team) > 1;
+        switch (kind) {
+        case KIND_ALLREDUCE:
+            if (multi && bytes >= 65536)
+                algo = VSYM_COLL_HIER;
+            else if (c->all_direct)
+                /* Measured on shm (16-core host): with two ranks both read the same bytes, and
+                 * one-shot saves a synchronisation up to a few MiB; with more ranks two-shot
+                 * reads (n-1)/n as much per rank and wins from a few KiB. f16 and bf16
+                 * reductions convert every element: compute dominates and two-shot halves
+                 * it, so only the low-latency sizes stay one-shot. */
+                algo = bytes <= (half        ? 1024
+                                 : c->n == 2 ? ((size_t)4 << 20)
+                                             : 4096)
+                           ? VSYM_COLL_ONESHOT
+                           : VSYM_COLL_TWOSHOT;
+            else
+                algo = bytes <= 8192 ? VSYM_COLL_ONESHOT : VSYM_COLL_RING;
+            break;
+        case KIND_BCAST:
+            algo = (c->all_direct || bytes <= 65536) ? VSYM_COLL_ONESHOT : VSYM_COLL_TWOSHOT;
+            break;
+        default:
+            algo = VSYM_COLL_ONESHOT;
+            break;
+        }
+    }
+    if (algo == VSYM_COLL_HIER) {
+        TRY(hier_setup(c));
+        if (c->hier_state < 0) algo = VSYM_COLL_TWOSHOT;
+    }
+    *algo_p = algo;
+    return VSYM_OK;
+}
+
+static vsym_status_t check_args(vsym_coll_t *c, const char *what, const void *src, void *dst,
+                                size_t count, vsym_dtype_t dtype, size_t mult)
+{
+    if (c == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "%s: NULL handle", what);
+    if ((unsigned)dtype >= VSYM_DTYPE_COUNT)
+        return VSYM_FAIL(VSYM_ERR_BAD_DTYPE, "%s: unknown dtype %d", what, (int)dtype);
+    size_t es = vsym_dtype_size(dtype);
+    if (count > SIZE_MAX / es / mult / (size_t)c->n)
+        return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "%s: count %zu of %s overflows", what, count,
+                         vsym_dtype_name(dtype));
+    if (count > 0 && (dst == NULL || src == NULL))
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "%s: NULL %s buffer with count %zu", what,
+                         dst ? "source" : "destination", count);
+    return VSYM_OK;
+}
+
+/* ---- All-reduce --------------------------------------------------------------------------- */
+
+static vsym_status_t ar_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                                vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es;
+    const void *srcs[c->n];
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off);
+        vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
+        TRY(vsym_coll_bar_sync(c));
+        for (int r = 0; r < c->n; r++)
+            TRY(bar_peer_v(c, r, 0, m * es, &srcs[r]));
+        vsym_coll_reduce(dtype, op, dst + off * es, srcs, c->n, m);
+        vsym_coll_bar_next(c);
+    }
+    return VSYM_OK;
+}
+
+/* One-shot through the low-latency protocol: no barrier at all. */
+static vsym_status_t ar_ll(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                           vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    size_t len = count * vsym_dtype_size(dtype);
+    uint64_t seq = ++c->ll_seq;
+    const void *srcs[c->n];
+    vsym_coll_ll_publish(c, seq, src, len);
+    memcpy(c->ll_tmp + (size_t)c->me * VSYM_COLL_LL_MAX, src, len);
+    for (int i = 1; i < c->n; i++)
+        TRY(vsym_coll_ll_fetch(c, (c->me + i) % c->n, seq, len));
+    for (int r = 0; r < c->n; r++)
+        srcs[r] = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX;
+    vsym_coll_reduce(dtype, op, dst, srcs, c->n, count);
+    return VSYM_OK;
+}
+
+/* Reduce-scatter then all-gather through the scratch; each segment is reduced by its owner
+ * only, so every rank copies the same bits. */
+static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                                vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es;
+    int n = c->n;
+    const void *srcs[n];
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off);
+        size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
+        vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
+        TRY(vsym_coll_bar_sync(c));
+        for (int r = 0; r < n; r++)
+            TRY(bar_peer_v(c, r, lo * es, (hi - lo) * es, &srcs[r]));
+        vsym_coll_bar_next(c);
+        /* Writing the next phase's region now is safe: every rank has entered the barrier
+         * above, so none still reads what the region held two phases ago. */
+        vsym_coll_reduce(dtype, op, vsym_coll_bar_buf(c) + lo * es, srcs, n, hi - lo);
+        TRY(vsym_coll_bar_sync(c));
+        for (int r = 0; r < n; r++) {
+            size_t rlo = seg_lo(m, n, r), rhi = seg_lo(m, n, r + 1);
+            const char *p;
+            TRY(vsym_coll_bar_peer(c, r, rlo * es, (rhi - rlo) * es, &p));
+            copy_bytes(dst + (off + rlo) * es, p, (rhi - rlo) * es);
+        }
+        vsym_coll_bar_next(c);
+    }
+    return VSYM_OK;
+}
+
+/* Two-shot on symmetric buffers, without the scratch: each rank reduces its segment straight
+ * from every rank's src into its own dst, then copies the other segments from their owners'
+ * dst. Three synchronisations: inputs ready, segments ready, and an exit one (a peer may still
+ * read this rank's dst segment, which the caller may overwrite after return). */
+static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char *src,
+                                 vsym_coll_buf_t *db, char *dst, size_t count, vsym_dtype_t dtype,
+                                 vsym_red_op_t op)
+{
+    int n = c->n;
+    size_t es = vsym_dtype_size(dtype), soff = (size_t)(src - sb->base);
+    size_t doff = (size_t)(dst - db->base);
+    size_t lo = seg_lo(count, n, c->me), hi = seg_lo(count, n, c->me + 1);
+    const void *srcs[n];
+    TRY(vsym_coll_bar_sync(c));
+    vsym_coll_bar_next(c);
+    for (int r = 0; r < n; r++)
+        srcs[r] = sb->peer[r] + soff + lo * es;
+    /* Blocks of 64 KiB keep the inputs of one block in cache across the n sources. */
+    size_t blk = 65536 / es;
+    for (size_t o = 0; o < hi - lo; o += blk) {
+        size_t m = min_sz(blk, hi - lo - o);
+        const void *s2[n];
+        for (int r = 0; r < n; r++)
+            s2[r] = (const char *)srcs[r] + o * es;
+        vsym_coll_reduce(dtype, op, dst + (lo + o) * es, s2, n, m);
+    }
+    TRY(vsym_coll_bar_sync(c));
+    vsym_coll_bar_next(c);
+    for (int i = 1; i < n; i++) {
+        int r = (c->me + i) % n;
+        size_t rlo = seg_lo(count, n, r), rhi = seg_lo(count, n, r + 1);
+        memcpy(dst + rlo * es, db->peer[r] + doff + rlo * es, (rhi - rlo) * es);
+    }
+    TRY(vsym_coll_bar_sync(c));
+    vsym_coll_bar_next(c);
+    return VSYM_OK;
+}
+
+/* Ring: n-1 reduce-scatter steps then n-1 all-gather steps, each a pairwise hand-off to the
+ * right neighbour. Partial sums travel; the final value of a segment is computed once. */
+static vsym_status_t ar_ring(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                             vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    int n = c->n, me = c->me, left = (me + n - 1) % n, right = (me + 1) % n;
+    size_t es = vsym_dtype_size(dtype), maxe = (c->chunk / es) * (size_t)n;
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off);
+        const char *s = src + off * es;
+        char *d = dst + off * es;
+        char *buf;
+        TRY(pw_acquire(c, parity_now(c), &buf));
+        memcpy(buf, s + seg_lo(m, n, me) * es, (seg_lo(m, n, me + 1) - seg_lo(m, n, me)) * es);
+        for (int step = 0; step < 2 * (n - 1); step++) {
+            int rs = step < n - 1;
+            int k = rs ? (me - step - 1 + 2 * n) % n : (me - (step - (n - 1)) + 2 * n) % n;
+            size_t klo = seg_lo(m, n, k), klen = seg_lo(m, n, k + 1) - klo;
+            const char *l;
+            TRY(pw_publish(c, &right, 1));
+            TRY(pw_read(c, left, 0, klen * es, &l));
+            if (step < 2 * (n - 1) - 1) {
+                char *next;
+                TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
+                if (rs) {
+                    const void *in[2] = {l, s + klo * es};
+                    vsym_coll_reduce(dtype, op, next, in, 2, klen);
+                    if (step == n - 2) /* final: segment me + 1 */
+                        memcpy(d + klo * es, next, klen * es);
+                } else {
+                    memcpy(next, l, klen * es);
+                    memcpy(d + klo * es, l, klen * es);
+                }
+            } else {
+                memcpy(d + klo * es, l, klen * es);
+            }
+            TRY(pw_done(c, left));
+            pw_next(c);
+        }
+    }
+    return VSYM_OK;
+}
+
+/* Recursive doubling; ranks beyond the largest power of two fold into a partner first and get
+ * the result back last. Both partners compute op(lower rank's data, higher rank's data), so
+ * they hold the same bits. */
+static vsym_status_t ar_rd(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                           vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    int n = c->n, me = c->me, p2 = 1;
+    while (p2 * 2 <= n)
+        p2 *= 2;
+    int extra = n - p2;
+    size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es;
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off), len = m * es;
+        const char *s = src + off * es;
+        char *d = dst + off * es, *buf;
+        const char *t;
+        if (extra > 0) {
+            if (me >= p2) {
+                int to = me - p2;
+                TRY(pw_acquire(c, parity_now(c), &buf));
+                memcpy(buf, s, len);
+                TRY(pw_publish(c, &to, 1));
+            } else if (me < extra) {
+                TRY(pw_read(c, me + p2, 0, len, &t));
+                const void *in[2] = {s, t};
+                vsym_coll_reduce(dtype, op, d, in, 2, m);
+                TRY(pw_done(c, me + p2));
+            } else {
+                copy_bytes(d, s, len);
+            }
+            pw_next(c);
+        } else {
+            copy_bytes(d, s, len);
+        }
+        for (int mask = 1; mask < p2; mask <<= 1) {
+            if (me < p2) {
+                int partner = me ^ mask;
+                TRY(pw_acquire(c, parity_now(c), &buf));
+                memcpy(buf, d, len);
+                TRY(pw_publish(c, &partner, 1));
+                TRY(pw_read(c, partner, 0, len, &t));
+                const void *in[2] = {me < partner ? (const void *)d : t,
+                                     me < partner ? (const void *)t : d};
+                vsym_coll_reduce(dtype, op, d, in, 2, m);
+                TRY(pw_done(c, partner));
+            }
+            pw_next(c);
+        }
+        if (extra > 0) {
+            if (me < extra) {
+                int to = me + p2;
+                TRY(pw_acquire(c, parity_now(c), &buf));
+                memcpy(buf, d, len);
+                TRY(pw_publish(c, &to, 1));
+            } else if (me >= p2) {
+                TRY(pw_read(c, me - p2, 0, len, &t));
+                memcpy(d, t, len);
+                TRY(pw_done(c, me - p2));
+            }
+            pw_next(c);
+        }
+    }
+    return VSYM_OK;
+}
+
+/* ---- Hierarchical ------------------------------------------------------------------------- */
+
+/* Sub-teams for two-level algorithms: the ranks of each node, and the ranks of equal local
+ * rank across nodes. Needs a node-major team with the same number of ranks on every node. */
+static vsym_status_t hier_setup(vsym_coll_t *c)
+{
+    if (c->hier_state != 0) return VSYM_OK;
+    int nodes = vsym_team_num_nodes(c->team);
+    c->hier_state = -1;
+    if (nodes <= 1 || nodes == c->n || c->n % nodes != 0)
+        return VSYM_OK; /* one level only: nothing to gain from two */
+    int L = c->n / nodes;
+    for (int r = 0; r < c->n; r++)
+        if (vsym_team_node_of(c->team, r) != r / L) return VSYM_OK;
+    vsym_team_t *t;
+    for (int i = 0; i < nodes; i++) {
+        TRY(vsym_team_split_strided(c->team, i * L, 1, L, &t));
+        if (t != NULL) c->node_team = t;
+    }
+    for (int l = 0; l < L; l++) {
+        TRY(vsym_team_split_strided(c->team, l, L, nodes, &t));
+        if (t != NULL) c->inter_team = t;
+    }
+    TRY(vsym_coll_create(c->node_team, &c->node_coll));
+    TRY(vsym_coll_create(c->inter_team, &c->inter_coll));
+    c->local_size = L;
+    c->hier_state = 1;
+    return VSYM_OK;
+}
+
+/* Inside the node reduce-scatter (each local rank reduces one segment), across nodes
+ * all-reduce that segment between ranks of equal local rank, inside the node all-gather. */
+static vsym_status_t ar_hier(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                             vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    vsym_coll_t *nc = c->node_coll;
+    int L = nc->n, l = nc->me;
+    size_t es = vsym_dtype_size(dtype), maxe = nc->chunk / es;
+    const void *srcs[L];
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off);
+        size_t lo = seg_lo(m, L, l), hi = seg_lo(m, L, l + 1);
+        vsym_util_copy(vsym_coll_bar_buf(nc), src + off * es, m * es);
+        TRY(vsym_coll_bar_sync(nc));
+        for (int r = 0; r < L; r++)
+            TRY(bar_peer_v(nc, r, lo * es, (hi - lo) * es, &srcs[r]));
+        vsym_coll_bar_next(nc);
+        char *mine = vsym_coll_bar_buf(nc) + lo * es;
+        vsym_coll_reduce(dtype, op, mine, srcs, L, hi - lo);
+        /* Across nodes, in place in this rank's region of the next node phase (the inter
+         * collective uses its own scratch). */
+        TRY(vsym_coll_allreduce(c->inter_coll, mine, mine, hi - lo, dtype, op, VSYM_COLL_AUTO));
+        TRY(vsym_coll_bar_sync(nc));
+        for (int r = 0; r < L; r++) {
+            size_t rlo = seg_lo(m, L, r), rhi = seg_lo(m, L, r + 1);
+            const char *p;
+            TRY(vsym_coll_bar_peer(nc, r, rlo * es, (rhi - rlo) * es, &p));
+            copy_bytes(dst + (off + rlo) * es, p, (rhi - rlo) * es);
+        }
+        vsym_coll_bar_next(nc);
+    }
+    return VSYM_OK;
+}
+
+VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void *dst, size_t count,
+                                           vsym_dtype_t dtype, vsym_red_op_t op,
+                                           vsym_coll_algo_t algo)
+{
+    TRY(check_args(c, "allreduce", src, dst, count, dtype, 1));
+    TRY(vsym_coll_check_dtype_op(dtype, op, "allreduce"));
+    size_t bytes = count * vsym_dtype_size(dtype);
+    int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
+    TRY(resolve_algo(c, KIND_ALLREDUCE, algo, bytes, half, &algo));
+    if (count == 0) return VSYM_OK;
+    if (c->n == 1) {
+        copy_bytes(dst, src, count * vsym_dtype_size(dtype));
+        return VSYM_OK;
+    }
+    if (c->all_direct && src != dst && (algo == VSYM_COLL_TWOSHOT || algo == VSYM_COLL_ONESHOT)) {
+        vsym_coll_buf_t *sb = find_buf(c, src, bytes), *db = sb ? find_buf(c, dst, bytes) : NULL;
+        /* Disjoint src and dst in symmetric buffers: read them in place (large sizes, where
+         * the copies through the scratch cost more than the two extra synchronisations). */
+        if (db != NULL &&
+            ((const char *)src + bytes <= (char *)dst ||
+             (char *)dst + bytes <= (const char *)src) &&
+            bytes >= 262144)
+            return ar_zerocopy(c, sb, src, db, dst, count, dtype, op);
+    }
+    if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, count * vsym_dtype_size(dtype)))
+        return ar_ll(c, src, dst, count, dtype, op);
+    switch (algo) {
+    case VSYM_COLL_ONESHOT:
+        return ar_oneshot(c, src, dst, count, dtype, op);
+    case VSYM_COLL_RING:
+        return ar_ring(c, src, dst, count, dtype, op);
+    case VSYM_COLL_RD:
+        return ar_rd(c, src, dst, count, dtype, op);
+    case VSYM_COLL_HIER:
+        return ar_hier(c, src, dst, count, dtype, op);
+    default:
+        return ar_twoshot(c, src, dst, count, dtype, op);
+    }
+}
+
+/* ---- All-gather --------------------------------------------------------------------------- */
+
+static vsym_status_t ag_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es)
+{
+    size_t maxe = c->chunk / es;
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off);
+        vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
+        TRY(vsym_coll_bar_sync(c));
+        for (int r = 0; r < c->n; r++) {
+            const char *p;
+            TRY(vsym_coll_bar_peer(c, r, 0, m * es, &p));
+            copy_bytes(dst + ((size_t)r * count + off) * es, p, m * es);
+        }
+        vsym_coll_bar_next(c);
+    }
+    return VSYM_OK;
+}
+
+static vsym_status_t ag_ring(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es)
+{
+    int n = c->n, me = c->me, left = (me + n - 1) % n, right = (me + 1) % n;
+    size_t maxe = c->chunk / es;
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off), len = m * es;
+        char *buf;
+        TRY(pw_acquire(c, parity_now(c), &buf));
+        memcpy(buf, src + off * es, len);
+        copy_bytes(dst + ((size_t)me * count + off) * es, src + off * es, len);
+        for (int step = 0; step < n - 1; step++) {
+            int k = (me - step - 1 + n) % n;
+            const char *l;
+            TRY(pw_publish(c, &right, 1));
+            TRY(pw_read(c, left, 0, len, &l));
+            if (step < n - 2) {
+                char *next;
+                TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
+                memcpy(next, l, len);
+            }
+            memcpy(dst + ((size_t)k * count + off) * es, l, len);
+            TRY(pw_done(c, left));
+            pw_next(c);
+        }
+    }
+    return VSYM_OK;
+}
+
+/* Recursive doubling on a power-of-two team: the group of blocks held doubles every step. */
+static vsym_status_t ag_rd(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es)
+{
+    int n = c->n, me = c->me;
+    size_t maxe = c->chunk / es / (size_t)(n / 2);
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off), len = m * es;
+        copy_bytes(dst + ((size_t)me * count + off) * es, src + off * es, len);
+        for (int mask = 1; mask < n; mask <<= 1) {
+            int partner = me ^ mask, mybase = me & ~(mask - 1), pbase = partner & ~(mask - 1);
+            char *buf;
+            const char *t;
+            TRY(pw_acquire(c, parity_now(c), &buf));
+            for (int b = 0; b < mask; b++)
+                memcpy(buf + (size_t)b * len, dst + ((size_t)(mybase + b) * count + off) * es, len);
+            TRY(pw_publish(c, &partner, 1));
+            TRY(pw_read(c, partner, 0, (size_t)mask * len, &t));
+            for (int b = 0; b < mask; b++)
+                memcpy(dst + ((size_t)(pbase + b) * count + off) * es, t + (size_t)b * len, len);
+            TRY(pw_done(c, partner));
+            pw_next(c);
+        }
+    }
+    return VSYM_OK;
+}
+
+VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *c, const void *src, void *dst, size_t count,
+                                           vsym_dtype_t dtype, vsym_coll_algo_t algo)
+{
+    TRY(check_args(c, "allgather", src, dst, count, dtype, 1));
+    size_t es = vsym_dtype_size(dtype);
+    TRY(resolve_algo(c, KIND_ALLGATHER, algo, count * es, 0, &algo));
+    if (count == 0) return VSYM_OK;
+    if (c->n == 1) {
+        copy_bytes(dst, src, count * es);
+        return VSYM_OK;
+    }
+    int pow2 = (c->n & (c->n - 1)) == 0;
+    if (algo == VSYM_COLL_RD && pow2) return ag_rd(c, src, dst, count, es);
+    if (algo == VSYM_COLL_RING || algo == VSYM_COLL_RD) return ag_ring(c, src, dst, count, es);
+    return ag_oneshot(c, src, dst, count, es);
+}
+
+/* ---- Reduce-scatter ----------------------------------------------------------------------- */
+
+static vsym_status_t rs_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                                vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    int n = c->n;
+    size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es / (size_t)n;
+    const void *srcs[n];
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off), len = m * es;
+        char *buf = vsym_coll_bar_buf(c);
+        for (int j = 0; j < n; j++)
+            vsym_util_copy(buf + (size_t)j * len, src + ((size_t)j * count + off) * es, len);
+        TRY(vsym_coll_bar_sync(c));
+        for (int r = 0; r < n; r++)
+            TRY(bar_peer_v(c, r, (size_t)c->me * len, len, &srcs[r]));
+        vsym_coll_reduce(dtype, op, dst + off * es, srcs, n, m);
+        vsym_coll_bar_next(c);
+    }
+    return VSYM_OK;
+}
+
+/* Ring reduce-scatter: rank r publishes block r-1-step; after n-1 steps it holds block r. */
+static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                             vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    int n = c->n, me = c->me, left = (me + n - 1) % n, right = (me + 1) % n;
+    size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es;
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off), len = m * es;
+        char *buf;
+        TRY(pw_acquire(c, parity_now(c), &buf));
+        memcpy(buf, src + ((size_t)((me + n - 1) % n) * count + off) * es, len);
+        for (int step = 0; step < n - 1; step++) {
+            int k = (me - step - 2 + 2 * n) % n;
+            const char *l;
+            TRY(pw_publish(c, &right, 1));
+            TRY(pw_read(c, left, 0, len, &l));
+            const void *in[2] = {l, src + ((size_t)k * count + off) * es};
+            if (step < n - 2) {
+                char *next;
+                TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
+                vsym_coll_reduce(dtype, op, next, in, 2, m);
+            } else {
+                vsym_coll_reduce(dtype, op, dst + off * es, in, 2, m);
+            }
+            TRY(pw_done(c, left));
+            pw_next(c);
+        }
+    }
+    return VSYM_OK;
+}
+
+VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *c, const void *src, void *dst,
+                                                size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
+                                                vsym_coll_algo_t algo)
+{
+    TRY(check_args(c, "reduce_scatter", src, dst, count, dtype, 1));
+    TRY(vsym_coll_check_dtype_op(dtype, op, "reduce_scatter"));
+    size_t es = vsym_dtype_size(dtype);
+    TRY(resolve_algo(c, KIND_REDUCE_SCATTER, algo, count * es * (size_t)c->n, 0, &algo));
+    if (count == 0) return VSYM_OK;
+    if (c->n == 1) {
+        copy_bytes(dst, src, count * es);
+        return VSYM_OK;
+    }
+    if (algo == VSYM_COLL_RING) return rs_ring(c, src, dst, count, dtype, op);
+    return rs_oneshot(c, src, dst, count, dtype, op);
+}
+
+/* ---- Broadcast ---------------------------------------------------------------------------- */
+
+static vsym_status_t bc_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es,
+                                int root)
+{
+    size_t maxe = c->chunk / es;
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off), len = m * es;
+        if (c->me == root) vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, len);
+        TRY(vsym_coll_bar_sync(c));
+        if (c->me == root) {
+            copy_bytes(dst + off * es, src + off * es, len);
+        } else {
+            const char *p;
+            TRY(vsym_coll_bar_peer(c, root, 0, len, &p));
+            memcpy(dst + off * es, p, len);
+        }
+        vsym_coll_bar_next(c);
+    }
+    return VSYM_OK;
+}
+
+/* Scatter from the root, then all-gather: the root's data is read once in total. */
+static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es,
+                                int root)
+{
+    int n = c->n;
+    size_t maxe = c->chunk / es;
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off);
+        size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
+        if (c->me == root) vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
+        TRY(vsym_coll_bar_sync(c));
+        const char *p;
+        TRY(vsym_coll_bar_peer(c, root, lo * es, (hi - lo) * es, &p));
+        vsym_coll_bar_next(c);
+        memcpy(vsym_coll_bar_buf(c) + lo * es, p, (hi - lo) * es);
+        TRY(vsym_coll_bar_sync(c));
+        for (int r = 0; r < n; r++) {
+            size_t rlo = seg_lo(m, n, r), rhi = seg_lo(m, n, r + 1);
+            TRY(vsym_coll_bar_peer(c, r, rlo * es, (rhi - rlo) * es, &p));
+            copy_bytes(dst + (off + rlo) * es, p, (rhi - rlo) * es);
+        }
+        vsym_coll_bar_next(c);
+    }
+    return VSYM_OK;
+}
+
+/* Chain (ring) or binomial tree (rd) of pairwise hand-offs, in rank order relative to root. */
+static vsym_status_t bc_tree(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es,
+                             int root, int binomial)
+{
+    int n = c->n, rel = (c->me - root + n) % n;
+    size_t maxe = c->chunk / es;
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off), len = m * es;
+        const char *have = rel == 0 ? src + off * es : dst + off * es;
+        if (rel == 0) copy_bytes(dst + off * es, src + off * es, len);
+        int steps = 0;
+        if (binomial) {
+            while ((1 << steps) < n)
+                steps++;
+        } else {
+            steps = n - 1;
+        }
+        for (int s = 0; s < steps; s++) {
+            int from, to; /* relative ranks of this step's hand-offs that involve me */
+            if (binomial) {
+                int mask = 1 << s;
+                from = rel >= mask && rel < 2 * mask ? rel - mask : -1;
+                to = rel < mask && rel + mask < n ? rel + mask : -1;
+            } else {
+                from = rel == s + 1 ? s : -1;
+                to = rel == s ? s + 1 : -1;
+            }
+            if (to >= 0) {
+                char *buf;
+                int peer = (to + root) % n;
+                TRY(pw_acquire(c, parity_now(c), &buf));
+                memcpy(buf, have, len);
+                TRY(pw_publish(c, &peer, 1));
+            }
+            if (from >= 0) {
+                const char *t;
+                int peer = (from + root) % n;
+                TRY(pw_read(c, peer, 0, len, &t));
+                memcpy(dst + off * es, t, len);
+                TRY(pw_done(c, peer));
+            }
+            pw_next(c);
+        }
+    }
+    return VSYM_OK;
+}
+
+VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *c, const void *src, void *dst, size_t count,
+                                           vsym_dtype_t dtype, int root, vsym_coll_algo_t algo)
+{
+    if (c == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "broadcast: NULL handle");
+    if (root < 0 || root >= c->n)
+        return VSYM_FAIL(VSYM_ERR_BAD_RANK, "broadcast: root %d outside team of %d", root, c->n);
+    /* Only the root reads src. */
+    TRY(check_args(c, "broadcast", c->me == root ? src : dst, dst, count, dtype, 1));
+    size_t es = vsym_dtype_size(dtype);
+    TRY(resolve_algo(c, KIND_BCAST, algo, count * es, 0, &algo));
+    if (count == 0) return VSYM_OK;
+    if (c->n == 1) {
+        copy_bytes(dst, src, count * es);
+        return VSYM_OK;
+    }
+    switch (algo) {
+    case VSYM_COLL_TWOSHOT:
+        return bc_twoshot(c, src, dst, count, es, root);
+    case VSYM_COLL_RING:
+        return bc_tree(c, src, dst, count, es, root, 0);
+    case VSYM_COLL_RD:
+        return bc_tree(c, src, dst, count, es, root, 1);
+    default:
+        return bc_oneshot(c, src, dst, count, es, root);
+    }
+}
+
+/* ---- All-to-all --------------------------------------------------------------------------- */
+
+VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *c, const void *src_v, void *dst_v,
+                                          size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo)
+{
+    const char *src = src_v;
+    char *dst = dst_v;
+    TRY(check_args(c, "alltoall", src, dst, count, dtype, 1));
+    size_t es = vsym_dtype_size(dtype);
+    TRY(resolve_algo(c, KIND_ALLTOALL, algo, count * es * (size_t)c->n, 0, &algo));
+    (void)algo; /* every algorithm is the one-shot exchange */
+    if (count == 0) return VSYM_OK;
+    int n = c->n;
+    size_t maxe = c->chunk / es / (size_t)n;
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off), len = m * es;
+        char *buf = vsym_coll_bar_buf(c);
+        for (int j = 0; j < n; j++)
+            vsym_util_copy(buf + (size_t)j * len, src + ((size_t)j * count + off) * es, len);
+        TRY(vsym_coll_bar_sync(c));
+        for (int r = 0; r < n; r++) {
+            const char *p;
+            TRY(vsym_coll_bar_peer(c, r, (size_t)c->me * len, len, &p));
+            memcpy(dst + ((size_t)r * count + off) * es, p, len);
+        }
+        vsym_coll_bar_next(c);
+    }
+    return VSYM_OK;
+}

@@ -1,0 +1,127 @@
+/* Internal state of the collectives. Only lib/coll (and its unit tests) include it. */
+#ifndef VSYM_COLL_INTERNAL_H
+#define VSYM_COLL_INTERNAL_H
+
+#include <stdint.h>
+#include <vsym/coll.h>
+#include "util/util.h"
+
+/* ---- Data types and reductions (dtype.c) --------------------------------------------------- */
+
+float vsym_coll_f16_to_f32(uint16_t h);
+uint16_t vsym_coll_f32_to_f16(float f); /* round to nearest even */
+float vsym_coll_bf16_to_f32(uint16_t h);
+uint16_t vsym_coll_f32_to_bf16(float f); /* round to nearest even */
+
+/* Check a dtype / op pair: VSYM_ERR_BAD_DTYPE, VSYM_ERR_BAD_OP (PROD on floating point). */
+vsym_status_t vsym_coll_check_dtype_op(vsym_dtype_t dtype, vsym_red_op_t op, const char *what);
+
+/* dst[i] = srcs[0][i] op srcs[1][i] op ... op srcs[nsrc-1][i], left to right, for count
+ * elements. f16 and bf16 accumulate all sources in f32 and round once. dst may be srcs[0] or
+ * srcs[1] (element-wise alias), never a later source. nsrc >= 1. */
+void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
+                      int nsrc, size_t count);
+
+/* ---- Handle (coll.c) ---------------------------------------------------------------------- */
+
+/* Signal-pad channels of the scratch object. */
+enum {
+    COLL_CH_BARRIER = 0, /* barrier-model phases and vsym_coll_barrier */
+    COLL_CH_READY = 1,   /* pairwise model: 1 + parity, owner -> reader: data published */
+    COLL_CH_DONE = 3,    /* pairwise model: 3 + parity, reader -> owner: data consumed */
+    COLL_CHANNELS = 5
+};
+
+/* A symmetric buffer of vsym_coll_buffer_alloc(). */
+typedef struct vsym_coll_buf {
+    vsym_obj_t *obj;
+    char *base;
+    size_t size;
+    char **peer; /* per team rank: load/store pointer, or NULL */
+    struct vsym_coll_buf *next;
+} vsym_coll_buf_t;
+
+struct vsym_coll {
+    vsym_team_t *team;
+    vsym_ctx_t *ctx;
+    int me;
+    int n;
+    size_t chunk;        /* bytes of each of the four scratch regions */
+    vsym_obj_t *scratch; /* [barrier 0][barrier 1][pairwise 0][pairwise 1] */
+    char *base;          /* this rank's scratch */
+    char **peer;         /* per team rank: load/store pointer to its scratch, or NULL */
+    int all_direct;      /* every rank of the team is load/store reachable */
+    uint64_t bar_phase;  /* barrier-model phases so far (parity picks the region) */
+    uint64_t pw_phase;   /* pairwise-model phases so far */
+    int *pend[2];        /* pairwise: readers of the last phase of each parity, not yet done */
+    int npend[2];
+    char *tmp; /* landing area for gets from peers without a pointer (n x chunk) */
+    double timeout;
+    vsym_coll_algo_t env_algo; /* VSYM_COLL_ALGO, read once at create */
+    /* Barrier model on shm: each rank's phase counter at offset 4 x chunk of its scratch,
+     * stored with release and polled by peers through their pointers (no consume step). */
+    uint64_t *flag; /* this rank's counter */
+    int fast_spin;  /* polls before the backoff starts (0 when oversubscribed) */
+    /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
+    vsym_coll_buf_t *bufs; /* symmetric buffers owned by the handle */
+    uint64_t ll_seq;       /* low-latency (LL) calls so far */
+    char *ll_tmp;          /* n x VSYM_COLL_LL_MAX: peers' unpacked LL data */
+    int hier_state;
+    int local_size;
+    vsym_team_t *node_team;
+    vsym_team_t *inter_team;
+    vsym_coll_t *node_coll;
+    vsym_coll_t *inter_coll;
+};
+
+/* Barrier model: every rank writes its region of the current phase, the team synchronises
+ * once on the barrier channel, every rank reads peers' regions. Two regions used in turn make
+ * this safe without a second barrier: a region is written again two phases later, after every
+ * rank has entered the barrier of the phase between, hence finished reading. */
+char *vsym_coll_bar_buf(vsym_coll_t *c);
+vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c);
+/* A pointer to len bytes at off of rank r's region of the current phase: direct, or fetched
+ * into tmp slot r. */
+vsym_status_t vsym_coll_bar_peer(vsym_coll_t *c, int r, size_t off, size_t len, const char **ptr_p);
+void vsym_coll_bar_next(vsym_coll_t *c);
+
+/* Low-latency protocol for small all-to-all-read exchanges on shm: every 8 bytes of data travel
+ * with the call's sequence number in one 16-byte store (atomic on x86 CPUs with AVX), so a
+ * reader knows each unit has arrived without any barrier. Two rotating regions: a rank writes
+ * region seq & 1 again at call seq + 2, after reading every peer's data of call seq + 1, which
+ * each peer wrote only after it had finished reading call seq. So it is used only where every
+ * rank reads every other rank's data. */
+#define VSYM_COLL_LL_MAX 16384 /* input bytes per rank */
+int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
+/* Publish len bytes of src for call seq (seq = ++c->ll_seq on every rank). */
+void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t len);
+/* Wait for rank r's len bytes of call seq and unpack them into c->ll_tmp + r * LL_MAX. */
+vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len);
+
+/* ---- Fused topology helpers (fused.c) ----------------------------------------------------- */
+
+/* (tp_rank, dp_rank) ranks of every world rank, computed from the formulas. */
+int vsym_coll_fused_world_rank(const vsym_fused_topo_t *t, int tp_rank, int dp_rank);
+/* Whether the handler has a tuned table for dtype. */
+int vsym_coll_fused_tuned(const vsym_fused_t *f, vsym_dtype_t dtype);
+
+/* ---- Autotune table (autotune.c) ---------------------------------------------------------- */
+
+#define VSYM_TUNE_MAX_LOG2 40
+
+typedef struct vsym_tune_table {
+    char key[256]; /* topology, world size, host, dtype */
+    signed char mode[VSYM_FUSED_OP_COUNT][VSYM_TUNE_MAX_LOG2 + 1]; /* -1: not tuned */
+    float time_us[VSYM_FUSED_OP_COUNT][VSYM_TUNE_MAX_LOG2 + 1];
+} vsym_tune_table_t;
+
+void vsym_coll_tune_init(vsym_tune_table_t *t, const char *key);
+/* The bucket of a size: round(log2(bytes)), clamped to [0, VSYM_TUNE_MAX_LOG2]. */
+int vsym_coll_tune_bucket(size_t bytes);
+/* The tuned mode for op at bytes: the entry of the nearest tuned bucket; -1 when none. */
+int vsym_coll_tune_lookup(const vsym_tune_table_t *t, vsym_fused_op_t op, size_t bytes);
+vsym_status_t vsym_coll_tune_save(const vsym_tune_table_t *t, const char *path);
+/* Fill t from the table of path whose key equals t->key. */
+vsym_status_t vsym_coll_tune_load(vsym_tune_table_t *t, const char *path);
+
+#endif

@@ -1,0 +1,297 @@
+/* Data types, their names, and the reduction kernels of the collectives. */
+#include <math.h>
+#include <string.h>
+#include "coll/coll_internal.h"
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+static const char *const dtype_names[VSYM_DTYPE_COUNT] = {"f32", "f64", "f16", "bf16",
+                                                          "i32", "i64", "u64"};
+static const size_t dtype_sizes[VSYM_DTYPE_COUNT] = {4, 8, 2, 2, 4, 8, 8};
+static const char *const op_names[VSYM_RED_COUNT] = {"sum", "min", "max", "prod"};
+
+VSYM_API size_t vsym_dtype_size(vsym_dtype_t dtype)
+{
+    return ((unsigned)dtype < VSYM_DTYPE_COUNT) ? dtype_sizes[dtype] : 0;
+}
+
+VSYM_API const char *vsym_dtype_name(vsym_dtype_t dtype)
+{
+    return ((unsigned)dtype < VSYM_DTYPE_COUNT) ? dtype_names[dtype] : "?";
+}
+
+VSYM_API vsym_status_t vsym_dtype_from_name(const char *name, vsym_dtype_t *dtype_p)
+{
+    for (int i = 0; name && i < VSYM_DTYPE_COUNT; i++) {
+        if (strcmp(name, dtype_names[i]) == 0) {
+            *dtype_p = (vsym_dtype_t)i;
+            return VSYM_OK;
+        }
+    }
+    return VSYM_FAIL(VSYM_ERR_BAD_DTYPE, "unknown dtype '%s' (f32, f64, f16, bf16, i32, i64, u64)",
+                     name ? name : "(null)");
+}
+
+VSYM_API const char *vsym_red_op_name(vsym_red_op_t op)
+{
+    return ((unsigned)op < VSYM_RED_COUNT) ? op_names[op] : "?";
+}
+
+VSYM_API vsym_status_t vsym_red_op_from_name(const char *name, vsym_red_op_t *op_p)
+{
+    for (int i = 0; name && i < VSYM_RED_COUNT; i++) {
+        if (strcmp(name, op_names[i]) == 0) {
+            *op_p = (vsym_red_op_t)i;
+            return VSYM_OK;
+        }
+    }
+    return VSYM_FAIL(VSYM_ERR_BAD_OP, "unknown reduction op '%s' (sum, min, max, prod)",
+                     name ? name : "(null)");
+}
+
+vsym_status_t vsym_coll_check_dtype_op(vsym_dtype_t dtype, vsym_red_op_t op, const char *what)
+{
+    if ((unsigned)dtype >= VSYM_DTYPE_COUNT)
+        return VSYM_FAIL(VSYM_ERR_BAD_DTYPE, "%s: unknown dtype %d", what, (int)dtype);
+    if ((unsigned)op >= VSYM_RED_COUNT)
+        return VSYM_FAIL(VSYM_ERR_BAD_OP, "%s: unknown reduction op %d", what, (int)op);
+    if (op == VSYM_RED_PROD && dtype != VSYM_DTYPE_I32 && dtype != VSYM_DTYPE_I64 &&
+        dtype != VSYM_DTYPE_U64)
+        return VSYM_FAIL(VSYM_ERR_BAD_OP, "%s: prod is for integer dtypes, not %s", what,
+                         vsym_dtype_name(dtype));
+    return VSYM_OK;
+}
+
+/* ---- Half-precision conversions ----------------------------------------------------------- */
+
+static inline uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline float bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+float vsym_coll_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+    uint32_t exp = (h >> 10) & 0x1f;
+    uint32_t man = h & 0x3ff;
+    if (exp == 0x1f) /* inf or NaN (payload kept, quiet) */
+        return bits_f32(sign | 0x7f800000u | (man << 13) | (man ? 0x400000u : 0));
+    if (exp == 0) {
+        /* zero or subnormal: man x 2^-24, exact in f32 */
+        float v = (float)man * 0x1p-24f;
+        return sign ? -v : v;
+    }
+    return bits_f32(sign | ((exp + 112) << 23) | (man << 13));
+}
+
+uint16_t vsym_coll_f32_to_f16(float f)
+{
+    uint32_t u = f32_bits(f);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
+    uint32_t a = u & 0x7fffffffu;
+    if (a > 0x7f800000u) /* NaN: keep it a quiet NaN */
+        return (uint16_t)(sign | 0x7e00 | ((a >> 13) & 0x3ff));
+    if (a >= 0x477ff000u) /* rounds to >= 65520: infinity */
+        return (uint16_t)(sign | 0x7c00);
+    if (a < 0x38800000u) {
+        /* below the smallest normal (2^-14): a subnormal result, rounded to nearest even by
+         * adding 0.5 (2^-1 in f16 units is 2^-25) in float arithmetic, which rounds the same. */
+        float v = bits_f32(a) + 0.5f;
+        return (uint16_t)(sign | (uint16_t)(f32_bits(v) - f32_bits(0.5f)));
+    }
+    /* Normal: rebias the exponent, round the 13 dropped bits to nearest even. */
+    uint32_t r = a + 0xc8000fffu + ((a >> 13) & 1);
+    return (uint16_t)(sign | (uint16_t)(r >> 13));
+}
+
+float vsym_coll_bf16_to_f32(uint16_t h)
+{
+    return bits_f32((uint32_t)h << 16);
+}
+
+uint16_t vsym_coll_f32_to_bf16(float f)
+{
+    uint32_t u = f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) /* NaN: quiet, keep the sign */
+        return (uint16_t)((u >> 16) | 0x40);
+    u += 0x7fffu + ((u >> 16) & 1);
+    return (uint16_t)(u >> 16);
+}
+
+/* ---- Block conversions (F16C when the CPU has it) ----------------------------------------- */
+
+enum { BLOCK = 512 };
+
+#if defined(__x86_64__)
+__attribute__((target("avx,f16c"))) static void f16_load_f16c(float *dst, const uint16_t *src,
+                                                              size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(src + i))));
+    for (; i < n; i++)
+        dst[i] = vsym_coll_f16_to_f32(src[i]);
+}
+
+__attribute__((target("avx,f16c"))) static void f16_store_f16c(uint16_t *dst, const float *src,
+                                                               size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(dst + i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i < n; i++)
+        dst[i] = vsym_coll_f32_to_f16(src[i]);
+}
+#endif
+
+static int have_f16c(void)
+{
+#if defined(__x86_64__)
+    static int cached = -1;
+    if (cached < 0) cached = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+    return cached;
+#else
+    return 0;
+#endif
+}
+
+static void half_load(vsym_dtype_t dtype, float *dst, const uint16_t *src, size_t n)
+{
+    if (dtype == VSYM_DTYPE_BF16) {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = bits_f32((uint32_t)src[i] << 16);
+        return;
+    }
+#if defined(__x86_64__)
+    if (have_f16c()) {
+        f16_load_f16c(dst, src, n);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        dst[i] = vsym_coll_f16_to_f32(src[i]);
+}
+
+static void half_store(vsym_dtype_t dtype, uint16_t *dst, const float *src, size_t n)
+{
+    if (dtype == VSYM_DTYPE_BF16) {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = vsym_coll_f32_to_bf16(src[i]);
+        return;
+    }
+#if defined(__x86_64__)
+    if (have_f16c()) {
+        f16_store_f16c(dst, src, n);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        dst[i] = vsym_coll_f32_to_f16(src[i]);
+}
+
+/* ---- Reductions --------------------------------------------------------------------------- */
+
+/* min and max pick by a strict comparison, so that equal operands (-0 and +0) resolve by
+ * position: the result depends only on the order of the sources, which is fixed. Integer sums
+ * and products wrap (computed unsigned, no undefined overflow). */
+#if defined(__x86_64__)
+/* AVX2 and AVX-512 versions chosen at load time where the CPU has them. */
+#define RED_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define RED_CLONES
+#endif
+
+#define RED_LOOPS(T, UT)                                                                           \
+    RED_CLONES static void red2_##T(vsym_red_op_t op, T *d, const T *a, const T *b, size_t n)      \
+    {                                                                                              \
+        switch (op) {                                                                              \
+        case VSYM_RED_SUM:                                                                         \
+            for (size_t i = 0; i < n; i++)                                                         \
+                d[i] = (T)((UT)a[i] + (UT)b[i]);                                                   \
+            break;                                                                                 \
+        case VSYM_RED_PROD:                                                                        \
+            for (size_t i = 0; i < n; i++)                                                         \
+                d[i] = (T)((UT)a[i] * (UT)b[i]);                                                   \
+            break;                                                                                 \
+        case VSYM_RED_MIN:                                                                         \
+            for (size_t i = 0; i < n; i++)                                                         \
+                d[i] = b[i] < a[i] ? b[i] : a[i];                                                  \
+            break;                                                                                 \
+        default:                                                                                   \
+            for (size_t i = 0; i < n; i++)                                                         \
+                d[i] = b[i] > a[i] ? b[i] : a[i];                                                  \
+            break;                                                                                 \
+        }                                                                                          \
+    }
+
+RED_LOOPS(int32_t, uint32_t)
+RED_LOOPS(int64_t, uint64_t)
+RED_LOOPS(uint64_t, uint64_t)
+RED_LOOPS(float, float)
+RED_LOOPS(double, double)
+
+static void red2(vsym_dtype_t dtype, vsym_red_op_t op, void *d, const void *a, const void *b,
+                 size_t n)
+{
+    switch (dtype) {
+    case VSYM_DTYPE_F32:
+        red2_float(op, d, a, b, n);
+        break;
+    case VSYM_DTYPE_F64:
+        red2_double(op, d, a, b, n);
+        break;
+    case VSYM_DTYPE_I32:
+        red2_int32_t(op, d, a, b, n);
+        break;
+    case VSYM_DTYPE_I64:
+        red2_int64_t(op, d, a, b, n);
+        break;
+    default:
+        red2_uint64_t(op, d, a, b, n);
+        break;
+    }
+}
+
+void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
+                      int nsrc, size_t count)
+{
+    size_t es = vsym_dtype_size(dtype);
+    if (count == 0) return;
+    if (nsrc == 1) {
+        if (dst != srcs[0]) memmove(dst, srcs[0], count * es);
+        return;
+    }
+    if (dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16) {
+        float acc[BLOCK], in[BLOCK];
+        for (size_t off = 0; off < count; off += BLOCK) {
+            size_t m = count - off < BLOCK ? count - off : BLOCK;
+            half_load(dtype, acc, (const uint16_t *)srcs[0] + off, m);
+            for (int k = 1; k < nsrc; k++) {
+                half_load(dtype, in, (const uint16_t *)srcs[k] + off, m);
+                red2_float(op, acc, acc, in, m);
+            }
+            half_store(dtype, (uint16_t *)dst + off, acc, m);
+        }
+        return;
+    }
+    /* Blocks small enough to stay in L1 between the passes over the sources. */
+    size_t blk = 4096 / es;
+    for (size_t off = 0; off < count; off += blk) {
+        size_t m = count - off < blk ? count - off : blk;
+        char *d = (char *)dst + off * es;
+        red2(dtype, op, d, (const char *)srcs[0] + off * es, (const char *)srcs[1] + off * es, m);
+        for (int k = 2; k < nsrc; k++)
+            red2(dtype, op, d, d, (const char *)srcs[k] + off * es, m);
+    }
+}

@@ -1,0 +1,685 @@
+/* Fused collectives on the two-level TP x DP topology of FlashInfer's MixedCommHandler.
+ *
+ * Every mode except the baseline runs on the world handle's barrier model: each phase is one
+ * write into this rank's scratch region, one signal barrier, and reads of peers' regions. The
+ * two regions used in turn are the rotating buffers that make entry and exit barriers
+ * unnecessary (see coll_internal.h), so a one-shot op costs exactly one synchronisation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll/coll_internal.h"
+
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        vsym_status_t st_ = (expr);                                                                \
+        if (st_ != VSYM_OK) return st_;                                                            \
+    } while (0)
+
+static const char *const op_names[VSYM_FUSED_OP_COUNT] = {
+    "allreduce", "allgather", "reducescatter", "allreduce_allgather", "reducescatter_allreduce"};
+static const char *const mode_names[VSYM_FUSED_MODE_COUNT] = {"auto", "oneshot", "twoshot",
+                                                              "fewest_bytes", "baseline"};
+
+struct vsym_fused {
+    vsym_ctx_t *ctx;
+    vsym_team_t *world;
+    vsym_coll_t *coll; /* world handle: scratch of every non-baseline mode */
+    vsym_fused_topo_t topo;
+    int W, me, L, tp, dp, tp_rank, dp_rank;
+    unsigned valid_ops, valid_modes;
+    vsym_team_t *tp_team, *dp_team; /* baseline: strided sub-teams */
+    vsym_coll_t *tp_coll, *dp_coll;
+    char *tmp; /* baseline: the intermediate vector */
+    size_t tmp_size;
+    vsym_tune_table_t tune[VSYM_DTYPE_COUNT]; /* one table per dtype (key ends "dtype=f16") */
+    int tuned[VSYM_DTYPE_COUNT];
+};
+
+VSYM_API const char *vsym_fused_op_name(vsym_fused_op_t op)
+{
+    return ((unsigned)op < VSYM_FUSED_OP_COUNT) ? op_names[op] : "?";
+}
+
+VSYM_API vsym_status_t vsym_fused_op_from_name(const char *name, vsym_fused_op_t *op_p)
+{
+    for (int i = 0; name && i < VSYM_FUSED_OP_COUNT; i++) {
+        if (strcmp(name, op_names[i]) == 0) {
+            *op_p = (vsym_fused_op_t)i;
+            return VSYM_OK;
+        }
+    }
+    return VSYM_FAIL(VSYM_ERR_BAD_OP,
+                     "unknown fused op '%s' (allreduce, allgather, reducescatter, "
+                     "allreduce_allgather, reducescatter_allreduce)",
+                     name ? name : "(null)");
+}
+
+VSYM_API const char *vsym_fused_mode_name(vsym_fused_mode_t mode)
+{
+    return ((unsigned)mode < VSYM_FUSED_MODE_COUNT) ? mode_names[mode] : "?";
+}
+
+VSYM_API vsym_status_t vsym_fused_mode_from_name(const char *name, vsym_fused_mode_t *mode_p)
+{
+    for (int i = 0; name && i < VSYM_FUSED_MODE_COUNT; i++) {
+        if (strcmp(name, mode_names[i]) == 0) {
+            *mode_p = (vsym_fused_mode_t)i;
+            return VSYM_OK;
+        }
+    }
+    return VSYM_FAIL(VSYM_ERR_BAD_MODE,
+                     "unknown fused mode '%s' (auto, oneshot, twoshot, fewest_bytes, baseline)",
+                     name ? name : "(null)");
+}
+
+/* ---- Topology (pure) ---------------------------------------------------------------------- */
+
+/* Derive a (tp, dp) split of size from the given parts (<= 0: not given). */
+static vsym_status_t split_level(const char *level, int size, int tp, int dp, int tp_default,
+                                 int *tp_p, int *dp_p)
+{
+    if (tp <= 0 && dp <= 0) {
+        tp = tp_default;
+        dp = size / tp;
+    } else if (tp <= 0) {
+        if (size % dp != 0)
+            return VSYM_FAIL(VSYM_ERR_BAD_LAYOUT,
+                             "fused topology: %s dp size %d does not divide "
+                             "%d",
+                             level, dp, size);
+        tp = size / dp;
+    } else if (dp <= 0) {
+        if (size % tp != 0)
+            return VSYM_FAIL(VSYM_ERR_BAD_LAYOUT,
+                             "fused topology: %s tp size %d does not divide "
+                             "%d",
+                             level, tp, size);
+        dp = size / tp;
+    }
+    if (tp * dp != size)
+        return VSYM_FAIL(VSYM_ERR_BAD_LAYOUT, "fused topology: %s tp %d x dp %d != %d ranks", level,
+                         tp, dp, size);
+    *tp_p = tp;
+    *dp_p = dp;
+    return VSYM_OK;
+}
+
+VSYM_API vsym_status_t vsym_fused_topo_resolve(int world_size, int local_size,
+                                               const vsym_fused_topo_t *given,
+                                               vsym_fused_topo_t *topo_p)
+{
+    if (world_size <= 0 || local_size <= 0 || world_size % local_size != 0)
+        return VSYM_FAIL(VSYM_ERR_BAD_LAYOUT,
+                         "fused topology: %d ranks do not form nodes of %d ranks", world_size,
+                         local_size);
+    vsym_fused_topo_t g = {0, 0, 0, 0}, t;
+    if (given) g = *given;
+    TRY(split_level("local", local_size, g.local_tp_size, g.local_dp_size, local_size,
+                    &t.local_tp_size, &t.local_dp_size));
+    TRY(split_level("inter", world_size / local_size, g.inter_tp_size, g.inter_dp_size, 1,
+                    &t.inter_tp_size, &t.inter_dp_size));
+    *topo_p = t;
+    return VSYM_OK;
+}
+
+VSYM_API void vsym_fused_topo_ranks(const vsym_fused_topo_t *t, int world_rank, int *tp_rank_p,
+                                    int *dp_rank_p)
+{
+    int L = t->local_tp_size * t->local_dp_size;
+    int local_rank = world_rank % L, inter_rank = world_rank / L;
+    int local_tp = local_rank % t->local_tp_size, local_dp = local_rank / t->local_tp_size;
+    int inter_tp = inter_rank % t->inter_tp_size, inter_dp = inter_rank / t->inter_tp_size;
+    *tp_rank_p = local_tp + inter_tp * t->local_tp_size;
+    *dp_rank_p = local_dp + inter_dp * t->local_dp_size;
+}
+
+VSYM_API int vsym_fused_topo_world_rank(const vsym_fused_topo_t *t, int tp_rank, int dp_rank)
+{
+    int L = t->local_tp_size * t->local_dp_size;
+    int local_tp = tp_rank % t->local_tp_size, inter_tp = tp_rank / t->local_tp_size;
+    int local_dp = dp_rank % t->local_dp_size, inter_dp = dp_rank / t->local_dp_size;
+    int local_rank = local_dp * t->local_tp_size + local_tp;
+    int inter_rank = inter_dp * t->inter_tp_size + inter_tp;
+    return inter_rank * L + local_rank;
+}
+
+int vsym_coll_fused_world_rank(const vsym_fused_topo_t *t, int tp_rank, int dp_rank)
+{
+    return vsym_fused_topo_world_rank(t, tp_rank, dp_rank);
+}
+
+VSYM_API unsigned vsym_fused_topo_valid_ops(const vsym_fused_topo_t *t)
+{
+    int tp = t->local_tp_size * t->inter_tp_size, dp = t->local_dp_size * t->inter_dp_size;
+    unsigned ops = 0;
+    if (dp == 1) ops |= 1u << VSYM_FUSED_ALLREDUCE;
+    if (tp == 1) ops |= (1u << VSYM_FUSED_ALLGATHER) | (1u << VSYM_FUSED_REDUCESCATTER);
+    if (tp > 1 && dp > 1)
+        ops |= (1u << VSYM_FUSED_ALLREDUCE_ALLGATHER) | (1u << VSYM_FUSED_REDUCESCATTER_ALLREDUCE);
+    return ops;
+}
+
+/* Are the world ranks of every TP group, and of every DP group, an arithmetic progression (so
+ * that vsym_team_split_strided can make them)? */
+static int groups_strided(const vsym_fused_topo_t *t)
+{
+    int tp = t->local_tp_size * t->inter_tp_size, dp = t->local_dp_size * t->inter_dp_size;
+    for (int d = 0; d < dp; d++) {
+        int r0 = vsym_fused_topo_world_rank(t, 0, d);
+        int stride = tp > 1 ? vsym_fused_topo_world_rank(t, 1, d) - r0 : 1;
+        for (int i = 0; i < tp; i++)
+            if (vsym_fused_topo_world_rank(t, i, d) != r0 + i * stride) return 0;
+    }
+    for (int i = 0; i < tp; i++) {
+        int r0 = vsym_fused_topo_world_rank(t, i, 0);
+        int stride = dp > 1 ? vsym_fused_topo_world_rank(t, i, 1) - r0 : 1;
+        for (int d = 0; d < dp; d++)
+            if (vsym_fused_topo_world_rank(t, i, d) != r0 + d * stride) return 0;
+    }
+    return 1;
+}
+
+VSYM_API unsigned vsym_fused_topo_valid_modes(const vsym_fused_topo_t *t)
+{
+    unsigned modes = (1u << VSYM_FUSED_AUTO) | (1u << VSYM_FUSED_ONESHOT);
+    if (t->local_tp_size > 1) modes |= 1u << VSYM_FUSED_TWOSHOT;
+    if (t->inter_tp_size > 1) modes |= 1u << VSYM_FUSED_FEWEST_BYTES;
+    if (groups_strided(t)) modes |= 1u << VSYM_FUSED_BASELINE;
+    return modes;
+}
+
+/* ---- Handler ------------------------------------------------------------------------------ */
+
+static void tune_key(const vsym_fused_t *f, const char *host, char *key, size_t len)
+{
+    snprintf(key, len, "world=%d local=%d local_tp=%d local_dp=%d inter_tp=%d inter_dp=%d host=%s",
+             f->W, f->L, f->topo.local_tp_size, f->topo.local_dp_size, f->topo.inter_tp_size,
+             f->topo.inter_dp_size, host);
+}
+
+VSYM_API vsym_status_t vsym_fused_create(vsym_ctx_t *ctx, const vsym_fused_topo_t *topo,
+                                         vsym_fused_t **fused_p)
+{
+    if (ctx == NULL || fused_p == NULL)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "fused_create: NULL %s", ctx ? "fused_p" : "ctx");
+    vsym_team_t *world = vsym_team_world(ctx);
+    int W = vsym_team_size(world), L = vsym_team_size(vsym_team_node(ctx));
+    vsym_fused_topo_t t;
+    TRY(vsym_fused_topo_resolve(W, L, topo, &t));
+    /* The formulas place node i's ranks at world ranks i*L .. i*L+L-1: check that it is so. */
+    for (int r = 0; r < W; r++)
+        if (vsym_team_node_of(world, r) != r / L)
+            return VSYM_FAIL(VSYM_ERR_BAD_LAYOUT,
+                             "fused_create: world rank %d is on node %d, the topology needs "
+                             "node-major ranks (%d per node)",
+                             r, vsym_team_node_of(world, r), L);
+    vsym_fused_t *f = calloc(1, sizeof(*f));
+    if (f == NULL) return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "fused_create: no memory");
+    f->ctx = ctx;
+    f->world = world;
+    f->topo = t;
+    f->W = W;
+    f->L = L;
+    f->me = vsym_team_rank(world);
+    f->tp = t.local_tp_size * t.inter_tp_size;
+    f->dp = t.local_dp_size * t.inter_dp_size;
+    vsym_fused_topo_ranks(&t, f->me, &f->tp_rank, &f->dp_rank);
+    f->valid_ops = vsym_fused_topo_valid_ops(&t);
+    f->valid_modes = vsym_fused_topo_valid_modes(&t);
+    vsym_status_t st = vsym_coll_create(world, &f->coll);
+    if (st != VSYM_OK) goto err;
+    if (f->valid_modes & (1u << VSYM_FUSED_BASELINE)) {
+        /* One split per group, every rank taking part in each (split is collective). */
+        for (int d = 0; d < f->dp; d++) {
+            int r0 = vsym_fused_topo_world_rank(&t, 0, d);
+            int stride = f->tp > 1 ? vsym_fused_topo_world_rank(&t, 1, d) - r0 : 1;
+            vsym_team_t *team;
+            st = vsym_team_split_strided(world, r0, stride, f->tp, &team);
+            if (st != VSYM_OK) goto err;
+            if (team) f->tp_team = team;
+        }
+        for (int i = 0; i < f->tp; i++) {
+            int r0 = vsym_fused_topo_world_rank(&t, i, 0);
+            int stride = f->dp > 1 ? vsym_fused_topo_world_rank(&t, i, 1) - r0 : 1;
+            vsym_team_t *team;
+            st = vsym_team_split_strided(world, r0, stride, f->dp, &team);
+            if (st != VSYM_OK) goto err;
+            if (team) f->dp_team = team;
+        }
+        if ((st = vsym_coll_create(f->tp_team, &f->tp_coll)) != VSYM_OK ||
+            (st = vsym_coll_create(f->dp_team, &f->dp_coll)) != VSYM_OK)
+            goto err;
+    }
+    /* The autotune key names rank 0's host, so that every rank computes the same key. */
+    vsym_sysinfo_t info;
+    char host[64] = "unknown";
+    char *hosts = malloc((size_t)W * sizeof(host));
+    if (hosts == NULL) {
+        st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "fused_create: no memory");
+        goto err;
+    }
+    if (vsym_sysinfo_get(&info) == VSYM_OK) snprintf(host, sizeof(host), "%s", info.host);
+    st = vsym_team_exchange(world, host, sizeof(host), hosts);
+    if (st == VSYM_OK) {
+        char key[256];
+        memcpy(host, hosts, sizeof(host));
+        host[sizeof(host) - 1] = '\0';
+        tune_key(f, host, key, sizeof(key));
+        for (int d = 0; d < VSYM_DTYPE_COUNT; d++) {
+            char dkey[sizeof(key) + 16];
+            snprintf(dkey, sizeof(dkey), "%s dtype=%s", key, vsym_dtype_name((vsym_dtype_t)d));
+            vsym_coll_tune_init(&f->tune[d], dkey);
+        }
+    }
+    free(hosts);
+    if (st != VSYM_OK) goto err;
+    const char *file = vsym_config_str(VSYM_CFG_AUTOTUNE_FILE);
+    for (int d = 0; file[0] != '\0' && d < VSYM_DTYPE_COUNT; d++)
+        if (vsym_coll_tune_load(&f->tune[d], file) == VSYM_OK) f->tuned[d] = 1;
+    *fused_p = f;
+    return VSYM_OK;
+err:
+    vsym_fused_destroy(f);
+    return st;
+}
+
+VSYM_API vsym_status_t vsym_fused_destroy(vsym_fused_t *f)
+{
+    if (f == NULL) return VSYM_OK;
+    vsym_status_t st = VSYM_OK, st2;
+    st2 = vsym_coll_destroy(f->dp_coll);
+    st = st == VSYM_OK ? st2 : st;
+    st2 = vsym_coll_destroy(f->tp_coll);
+    st = st == VSYM_OK ? st2 : st;
+    st2 = vsym_team_destroy(f->dp_team);
+    st = st == VSYM_OK ? st2 : st;
+    st2 = vsym_team_destroy(f->tp_team);
+    st = st == VSYM_OK ? st2 : st;
+    st2 = vsym_coll_destroy(f->coll);
+    st = st == VSYM_OK ? st2 : st;
+    free(f->tmp);
+    free(f);
+    return st;
+}
+
+VSYM_API void vsym_fused_get_topo(const vsym_fused_t *f, vsym_fused_topo_t *topo_p)
+{
+    *topo_p = f->topo;
+}
+
+VSYM_API unsigned vsym_fused_valid_ops(const vsym_fused_t *f)
+{
+    return f->valid_ops;
+}
+
+VSYM_API unsigned vsym_fused_valid_modes(const vsym_fused_t *f)
+{
+    return f->valid_modes;
+}
+
+static size_t in_blocks(const vsym_fused_t *f, vsym_fused_op_t op)
+{
+    return (op == VSYM_FUSED_REDUCESCATTER || op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE)
+               ? (size_t)f->dp
+               : 1;
+}
+
+static size_t out_blocks(const vsym_fused_t *f, vsym_fused_op_t op)
+{
+    return (op == VSYM_FUSED_ALLGATHER || op == VSYM_FUSED_ALLREDUCE_ALLGATHER) ? (size_t)f->dp : 1;
+}
+
+VSYM_API void vsym_fused_shapes(const vsym_fused_t *f, vsym_fused_op_t op, size_t n,
+                                size_t *in_count_p, size_t *out_count_p)
+{
+    *in_count_p = n * in_blocks(f, op);
+    *out_count_p = n * out_blocks(f, op);
+}
+
+/* ---- Execution ---------------------------------------------------------------------------- */
+
+static size_t seg_lo(size_t m, int n, int k)
+{
+    return (size_t)(((unsigned __int128)m * (unsigned)k) / (unsigned)n);
+}
+
+/* The world rank of (tp_rank, dp_rank). */
+static int wr(const vsym_fused_t *f, int t, int d)
+{
+    return vsym_fused_topo_world_rank(&f->topo, t, d);
+}
+
+/* Copy blocks b = 0..nb-1 of m elements (at element offset off of blocks of n) into the
+ * current barrier region, block b at b*m. */
+static void publish_blocks(vsym_coll_t *c, const char *in, size_t nb, size_t n, size_t off,
+                           size_t m, size_t es)
+{
+    char *buf = vsym_coll_bar_buf(c);
+    for (size_t b = 0; b < nb; b++)
+        vsym_util_copy(buf + b * m * es, in + (b * n + off) * es, m * es);
+}
+
+/* One-shot: one exchange; each rank reduces, in a fixed order, the sources it needs.
+ * Sources of output block ob: ranks (t, ob) for t in TP order (AR, AR_AG), or every rank in
+ * (dp, tp) order reading their block dp_rank (RS, RS_AR), or rank (0, ob) (AG). */
+static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char *in, char *out,
+                                 size_t n, vsym_dtype_t dtype)
+{
+    vsym_coll_t *c = f->coll;
+    size_t es = vsym_dtype_size(dtype), nb = in_blocks(f, op), ob = out_blocks(f, op);
+    size_t maxe = c->chunk / es / nb;
+    /* Small inputs: the low-latency exchange (every rank reads every rank), no barrier. */
+    int ll = vsym_coll_ll_usable(c, nb * n * es);
+    uint64_t seq = 0;
+    const void *srcs[f->W];
+    if (ll) {
+        seq = ++c->ll_seq;
+        maxe = n;
+        vsym_coll_ll_publish(c, seq, in, nb * n * es);
+        memcpy(c->ll_tmp + (size_t)f->me * VSYM_COLL_LL_MAX, in, nb * n * es);
+        for (int i = 1; i < f->W; i++)
+            TRY(vsym_coll_ll_fetch(c, (f->me + i) % f->W, seq, nb * n * es));
+    }
+    for (size_t off = 0; off < n; off += maxe) {
+        size_t m = n - off < maxe ? n - off : maxe, len = m * es;
+        if (!ll) {
+            publish_blocks(c, in, nb, n, off, m, es);
+            TRY(vsym_coll_bar_sync(c));
+        }
+        for (size_t d = 0; d < ob; d++) {
+            int ns = 0;
+            const char *p;
+            for (int dd = 0; dd < (nb > 1 ? f->dp : 1); dd++)
+                for (int t = 0; t < f->tp; t++) {
+                    /* reduce-scatter flavours: my block from everyone; else block d's group */
+                    int r =
+                        nb > 1 ? wr(f, t, dd) : wr(f, t, (int)(ob > 1 ? d : (size_t)f->dp_rank));
+                    size_t boff = nb > 1 ? (size_t)f->dp_rank * len : 0;
+                    if (ll)
+                        p = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX + boff;
+                    else
+                        TRY(vsym_coll_bar_peer(c, r, boff, len, &p));
+                    srcs[ns++] = p;
+                }
+            vsym_coll_reduce(dtype, VSYM_RED_SUM, out + (d * n + off) * es, srcs, ns, m);
+        }
+        if (!ll) vsym_coll_bar_next(c);
+    }
+    return VSYM_OK;
+}
+
+/* Two phases: reduce one segment, then gather the segments. nseg segments of the TP vector:
+ * the local TP ranks' (twoshot) or the whole TP group's (fewest bytes). The segment of this
+ * rank is reduced over every contributing rank (all TP ranks of its group, or all ranks for
+ * the reduce-scatter flavour); ranks that share a segment index compute it identically. */
+static vsym_status_t run_twophase(vsym_fused_t *f, vsym_fused_op_t op, const char *in, char *out,
+                                  size_t n, vsym_dtype_t dtype, int whole_group)
+{
+    vsym_coll_t *c = f->coll;
+    size_t es = vsym_dtype_size(dtype), nb = in_blocks(f, op), ob = out_blocks(f, op);
+    int ltp = f->topo.local_tp_size;
+    int nseg = whole_group ? f->tp : ltp;
+    int myseg = whole_group ? f->tp_rank : f->tp_rank % ltp;
+    int seg_base = whole_group ? 0 : (f->tp_rank / ltp) * ltp; /* tp rank of segment 0 */
+    size_t maxe = c->chunk / es / nb;
+    const void *srcs[f->W];
+    for (size_t off = 0; off < n; off += maxe) {
+        size_t m = n - off < maxe ? n - off : maxe, len = m * es;
+        size_t lo = seg_lo(m, nseg, myseg), hi = seg_lo(m, nseg, myseg + 1);
+        publish_blocks(c, in, nb, n, off, m, es);
+        TRY(vsym_coll_bar_sync(c));
+        int ns = 0;
+        const char *p;
+        if (nb > 1) {
+            for (int dd = 0; dd < f->dp; dd++)
+                for (int t = 0; t < f->tp; t++) {
+                    TRY(vsym_coll_bar_peer(c, wr(f, t, dd), (size_t)f->dp_rank * len + lo * es,
+                                           (hi - lo) * es, &p));
+                    srcs[ns++] = p;
+                }
+        } else {
+            for (int t = 0; t < f->tp; t++) {
+                TRY(vsym_coll_bar_peer(c, wr(f, t, f->dp_rank), lo * es, (hi - lo) * es, &p));
+                srcs[ns++] = p;
+            }
+        }
+        vsym_coll_bar_next(c);
+        vsym_coll_reduce(dtype, VSYM_RED_SUM, vsym_coll_bar_buf(c) + lo * es, srcs, ns, hi - lo);
+        TRY(vsym_coll_bar_sync(c));
+        for (size_t d = 0; d < ob; d++) {
+            int dd = ob > 1 ? (int)d : f->dp_rank;
+            for (int s = 0; s < nseg; s++) {
+                size_t slo = seg_lo(m, nseg, s), shi = seg_lo(m, nseg, s + 1);
+                TRY(vsym_coll_bar_peer(c, wr(f, seg_base + s, dd), slo * es, (shi - slo) * es, &p));
+                memcpy(out + (d * n + off + slo) * es, p, (shi - slo) * es);
+            }
+        }
+        vsym_coll_bar_next(c);
+    }
+    return VSYM_OK;
+}
+
+static vsym_status_t run_baseline(vsym_fused_t *f, vsym_fused_op_t op, const char *in, char *out,
+                                  size_t n, vsym_dtype_t dtype)
+{
+    size_t es = vsym_dtype_size(dtype);
+    switch (op) {
+    case VSYM_FUSED_ALLREDUCE:
+        return vsym_coll_allreduce(f->coll, in, out, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO);
+    case VSYM_FUSED_ALLGATHER:
+        return vsym_coll_allgather(f->coll, in, out, n, dtype, VSYM_COLL_AUTO);
+    case VSYM_FUSED_REDUCESCATTER:
+        return vsym_coll_reduce_scatter(f->coll, in, out, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO);
+    default:
+        break;
+    }
+    if (f->tmp_size < n * es) {
+        char *t = realloc(f->tmp, n * es);
+        if (t == NULL)
+            return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "fused baseline: no memory for %zu bytes", n * es);
+        f->tmp = t;
+        f->tmp_size = n * es;
+    }
+    if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER) {
+        TRY(vsym_coll_allreduce(f->tp_coll, in, f->tmp, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO));
+        return vsym_coll_allgather(f->dp_coll, f->tmp, out, n, dtype, VSYM_COLL_AUTO);
+    }
+    TRY(vsym_coll_reduce_scatter(f->dp_coll, in, f->tmp, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO));
+    return vsym_coll_allreduce(f->tp_coll, f->tmp, out, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO);
+}
+
+/* The mode AUTO resolves to without a setting: the tuned one, else a size rule (one exchange
+ * for small inputs, where waits dominate; fewer bytes for large ones). */
+static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, size_t bytes,
+                                   vsym_dtype_t dtype)
+{
+    if (f->tuned[dtype]) {
+        int m = vsym_coll_tune_lookup(&f->tune[dtype], op, bytes);
+        if (m > 0 && (f->valid_modes & (1u << m))) return (vsym_fused_mode_t)m;
+    }
+    /* Without a table (measured on 4 and 8 ranks of one node): the single-collective ops are
+     * best served by the library collective (baseline: its own size rules); the fused pairs
+     * by the reduce-scatter + all-gather modes, whose bytes per rank shrink with the TP
+     * size; one exchange of everything only wins at 2 ranks. */
+    (void)bytes;
+    if (op == VSYM_FUSED_ALLREDUCE || op == VSYM_FUSED_ALLGATHER ||
+        op == VSYM_FUSED_REDUCESCATTER) {
+        if (f->valid_modes & (1u << VSYM_FUSED_BASELINE)) return VSYM_FUSED_BASELINE;
+        return VSYM_FUSED_ONESHOT;
+    }
+    if (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES)) return VSYM_FUSED_FEWEST_BYTES;
+    if (f->valid_modes & (1u << VSYM_FUSED_TWOSHOT)) return VSYM_FUSED_TWOSHOT;
+    return VSYM_FUSED_ONESHOT;
+}
+
+VSYM_API vsym_fused_mode_t vsym_fused_select_mode(const vsym_fused_t *f, vsym_fused_op_t op,
+                                                  size_t n, vsym_dtype_t dtype)
+{
+    vsym_fused_mode_t m;
+    const char *env = vsym_config_str(VSYM_CFG_FUSED_MODE);
+    if (env[0] != '\0' && strcmp(env, "auto") != 0) {
+        for (int i = 1; i < VSYM_FUSED_MODE_COUNT; i++)
+            if (strcmp(env, mode_names[i]) == 0) return (vsym_fused_mode_t)i;
+    }
+    if ((unsigned)dtype >= VSYM_DTYPE_COUNT || (unsigned)op >= VSYM_FUSED_OP_COUNT)
+        return VSYM_FUSED_ONESHOT;
+    m = auto_mode(f, op, n * in_blocks(f, op) * vsym_dtype_size(dtype), dtype);
+    return m;
+}
+
+VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode,
+                                      const void *in, void *out, size_t n, vsym_dtype_t dtype)
+{
+    if (f == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "fused_run: NULL handler");
+    if ((unsigned)op >= VSYM_FUSED_OP_COUNT)
+        return VSYM_FAIL(VSYM_ERR_BAD_OP, "fused_run: unknown op %d", (int)op);
+    if (!(f->valid_ops & (1u << op)))
+        return VSYM_FAIL(VSYM_ERR_BAD_OP,
+                         "fused_run: %s is not valid for tp %d x dp %d (local_tp %d local_dp %d "
+                         "inter_tp %d inter_dp %d)",
+                         op_names[op], f->tp, f->dp, f->topo.local_tp_size, f->topo.local_dp_size,
+                         f->topo.inter_tp_size, f->topo.inter_dp_size);
+    if ((unsigned)dtype >= VSYM_DTYPE_COUNT)
+        return VSYM_FAIL(VSYM_ERR_BAD_DTYPE, "fused_run: unknown dtype %d", (int)dtype);
+    size_t es = vsym_dtype_size(dtype);
+    if (n > SIZE_MAX / es / (size_t)f->W)
+        return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "fused_run: count %zu overflows", n);
+    if (n > 0 && (in == NULL || out == NULL))
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "fused_run: NULL %s buffer",
+                         in ? "output" : "input");
+    if ((unsigned)mode >= VSYM_FUSED_MODE_COUNT)
+        return VSYM_FAIL(VSYM_ERR_BAD_MODE, "fused_run: unknown mode %d", (int)mode);
+    if (mode == VSYM_FUSED_AUTO) {
+        const char *env = vsym_config_str(VSYM_CFG_FUSED_MODE);
+        if (env[0] != '\0' && strcmp(env, "auto") != 0) TRY(vsym_fused_mode_from_name(env, &mode));
+        if (mode == VSYM_FUSED_AUTO) mode = auto_mode(f, op, n * in_blocks(f, op) * es, dtype);
+    }
+    if (!(f->valid_modes & (1u << mode)))
+        return VSYM_FAIL(VSYM_ERR_BAD_MODE,
+                         "fused_run: mode %s is not valid for local_tp %d local_dp %d inter_tp %d "
+                         "inter_dp %d",
+                         mode_names[mode], f->topo.local_tp_size, f->topo.local_dp_size,
+                         f->topo.inter_tp_size, f->topo.inter_dp_size);
+    if (n == 0) return VSYM_OK;
+    switch (mode) {
+    case VSYM_FUSED_BASELINE:
+        return run_baseline(f, op, in, out, n, dtype);
+    case VSYM_FUSED_TWOSHOT:
+        return run_twophase(f, op, in, out, n, dtype, 0);
+    case VSYM_FUSED_FEWEST_BYTES:
+        return run_twophase(f, op, in, out, n, dtype, 1);
+    default:
+        return run_oneshot(f, op, in, out, n, dtype);
+    }
+}
+
+/* ---- Autotune ----------------------------------------------------------------------------- */
+
+VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, int min_log2,
+                                           int max_log2, int iters)
+{
+    if (f == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "fused_autotune: NULL handler");
+    size_t es = vsym_dtype_size(dtype);
+    if (es == 0)
+        return VSYM_FAIL(VSYM_ERR_BAD_DTYPE, "fused_autotune: unknown dtype %d", (int)dtype);
+    if (min_log2 < 0 || max_log2 > 30 || min_log2 > max_log2 || iters < 1)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM,
+                         "fused_autotune: sizes 2^%d..2^%d or %d iterations out of range", min_log2,
+                         max_log2, iters);
+    size_t maxin = (size_t)1 << max_log2, maxout = maxin * (size_t)f->dp;
+    char *in = calloc(1, maxin), *out = malloc(maxout);
+    double *times = malloc((size_t)f->W * sizeof(double));
+    vsym_status_t st = VSYM_OK;
+    if (!in || !out || !times) {
+        st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "fused_autotune: no memory for %zu bytes", maxout);
+        goto out;
+    }
+    for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++) {
+        if (!(f->valid_ops & (1u << op))) continue;
+        for (int b = min_log2; b <= max_log2; b++) {
+            size_t n = ((size_t)1 << b) / es / in_blocks(f, (vsym_fused_op_t)op);
+            if (n == 0) continue;
+            int best = -1;
+            double best_t = 0, mt[VSYM_FUSED_MODE_COUNT];
+            /* Small sizes get more runs (the same count on every rank); three rounds with the
+             * modes interleaved, keeping each mode's best round, damp the noise of a shared
+             * machine. */
+            int runs = iters * (1 + (int)(((size_t)1 << 16) / (((size_t)1 << b) + 4096)));
+            for (int m = 0; m < VSYM_FUSED_MODE_COUNT; m++)
+                mt[m] = -1;
+            for (int round = 0; round < 3; round++) {
+                for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++) {
+                    if (!(f->valid_modes & (1u << mode))) continue;
+                    st = vsym_fused_run(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, in, out, n,
+                                        dtype);
+                    if (st != VSYM_OK) goto out;
+                    if ((st = vsym_coll_barrier(f->coll)) != VSYM_OK) goto out;
+                    uint64_t t0 = vsym_util_time_ns();
+                    for (int i = 0; i < runs && st == VSYM_OK; i++)
+                        st = vsym_fused_run(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, in,
+                                            out, n, dtype);
+                    if (st != VSYM_OK) goto out;
+                    double t = (double)(vsym_util_time_ns() - t0) / 1e3 / runs;
+                    /* The slowest rank's time decides, and every rank sees the same numbers. */
+                    if ((st = vsym_team_exchange(f->world, &t, sizeof(t), times)) != VSYM_OK)
+                        goto out;
+                    for (int r = 0; r < f->W; r++)
+                        if (times[r] > t) t = times[r];
+                    if (mt[mode] < 0 || t < mt[mode]) mt[mode] = t;
+                }
+            }
+            for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++)
+                if (mt[mode] >= 0 && (best < 0 || mt[mode] < best_t)) {
+                    best = mode;
+                    best_t = mt[mode];
+                }
+            f->tune[dtype].mode[op][b] = (signed char)best;
+            f->tune[dtype].time_us[op][b] = (float)best_t;
+        }
+    }
+    f->tuned[dtype] = 1;
+    const char *file = vsym_config_str(VSYM_CFG_AUTOTUNE_FILE);
+    if (file[0] != '\0' && f->me == 0) st = vsym_coll_tune_save(&f->tune[dtype], file);
+out:
+    free(times);
+    free(out);
+    free(in);
+    return st;
+}
+
+VSYM_API vsym_status_t vsym_fused_autotune_save(const vsym_fused_t *f, const char *path)
+{
+    if (f == NULL || path == NULL)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "autotune_save: NULL argument");
+    for (int d = 0; d < VSYM_DTYPE_COUNT; d++)
+        if (f->tuned[d]) TRY(vsym_coll_tune_save(&f->tune[d], path));
+    return VSYM_OK;
+}
+
+VSYM_API vsym_status_t vsym_fused_autotune_load(vsym_fused_t *f, const char *path)
+{
+    if (f == NULL || path == NULL)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "autotune_load: NULL argument");
+    vsym_status_t st = VSYM_ERR_NOT_FOUND;
+    for (int d = 0; d < VSYM_DTYPE_COUNT; d++) {
+        vsym_tune_table_t t = f->tune[d];
+        vsym_status_t s1 = vsym_coll_tune_load(&t, path);
+        if (s1 == VSYM_OK) {
+            f->tune[d] = t;
+            f->tuned[d] = 1;
+            st = VSYM_OK;
+        } else if (s1 == VSYM_ERR_IO) {
+            return s1;
+        }
+    }
+    if (st != VSYM_OK)
+        return vsym_util_fail_quiet(st, "autotune: %s has no table for this topology and host",
+                                    path);
+    return VSYM_OK;
+}
+
+/* Whether dtype has a tuned table (internal: the bench decides whether to tune first). */
+int vsym_coll_fused_tuned(const vsym_fused_t *f, vsym_dtype_t dtype)
+{
+    return (unsigned)dtype < VSYM_DTYPE_COUNT && f->tuned[dtype];
+}

@@ -1,0 +1,261 @@
+/* vsym collectives: barrier, broadcast, all-gather, reduce-scatter, all-reduce, all-to-all on any
+ * team, and the fused collectives of a two-level TP x DP topology (FlashInfer's
+ * MixedCommHandler) with autotune.
+ *
+ * Handles. A collective handle (vsym_coll_t) belongs to one team and caches its scratch
+ * symmetric memory, so the collective calls themselves allocate nothing. Every rank of the team
+ * calls the same collectives in the same order with the same count, dtype, op, root and algo
+ * (a mismatch is undefined: it may time out). A handle is used by one thread at a time.
+ *
+ * Buffers. src and dst are ordinary local memory (no registration needed); the data travels
+ * through the handle's scratch memory in chunks of VSYM_COLL_SCRATCH bytes, so any size works.
+ * In-place: pass the same pointer for src and dst (all-gather: src == dst + rank * count;
+ * reduce-scatter: dst == src + rank * count). Counts are in elements. A count of 0 is valid and
+ * does nothing and returns VSYM_OK (no synchronisation).
+ *
+ * Results. Every algorithm reduces in an order fixed by the algorithm and the team, and each
+ * reduced element is computed by one rank (or identically by several), so every rank gets
+ * bitwise the same result. f16 and bf16 accumulate in f32 and round to nearest even.
+ *
+ * Completion. Every call is blocking: when it returns, dst holds the result and src may be
+ * reused. Waits fail with VSYM_ERR_TIMED_OUT (VSYM_TIMEOUT) naming the peer.
+ */
+#ifndef VSYM_COLL_H
+#define VSYM_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vsym/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum vsym_dtype {
+    VSYM_DTYPE_F32,
+    VSYM_DTYPE_F64,
+    VSYM_DTYPE_F16,  /* IEEE binary16 */
+    VSYM_DTYPE_BF16, /* bfloat16 */
+    VSYM_DTYPE_I32,
+    VSYM_DTYPE_I64,
+    VSYM_DTYPE_U64,
+    VSYM_DTYPE_COUNT
+} vsym_dtype_t;
+
+typedef enum vsym_red_op {
+    VSYM_RED_SUM,
+    VSYM_RED_MIN,
+    VSYM_RED_MAX,
+    VSYM_RED_PROD, /* integer types only */
+    VSYM_RED_COUNT
+} vsym_red_op_t;
+
+/* Algorithms. AUTO reads VSYM_COLL_ALGO, and when that is "auto" picks by size and by how the
+ * peers are reached. An algorithm that does not apply to a collective maps to the nearest one:
+ *   ONESHOT  every rank publishes its data once, every rank reads what it needs from all peers
+ *            (load/store on the same node, RDMA read otherwise) and reduces in rank order.
+ *   TWOSHOT  reduce-scatter then all-gather (all-reduce), scatter then all-gather (broadcast);
+ *            the same as ONESHOT for all-gather, reduce-scatter and all-to-all.
+ *   RING     pairwise ring steps (all-reduce, all-gather, reduce-scatter), a chain (broadcast).
+ *   RD       recursive doubling (all-reduce; all-gather on power-of-two teams, else RING),
+ *            a binomial tree (broadcast); ONESHOT for reduce-scatter and all-to-all.
+ *   HIER     two levels: inside each node, across nodes between ranks of equal local rank,
+ *            then inside the node again (all-reduce); teams that are not a regular node-major
+ *            layout, and the other collectives, use TWOSHOT. */
+typedef enum vsym_coll_algo {
+    VSYM_COLL_AUTO,
+    VSYM_COLL_ONESHOT,
+    VSYM_COLL_TWOSHOT,
+    VSYM_COLL_RING,
+    VSYM_COLL_RD,
+    VSYM_COLL_HIER,
+    VSYM_COLL_ALGO_COUNT
+} vsym_coll_algo_t;
+
+typedef struct vsym_coll vsym_coll_t;
+
+/* Bytes of one element of dtype; 0 for an unknown dtype. */
+VSYM_API size_t vsym_dtype_size(vsym_dtype_t dtype);
+
+/* Names ("f32", "bf16", "sum", "twoshot") and their parsers. The name functions return "?"
+ * for unknown values; the parsers return VSYM_ERR_BAD_DTYPE, VSYM_ERR_BAD_OP or
+ * VSYM_ERR_BAD_MODE for unknown names. */
+VSYM_API const char *vsym_dtype_name(vsym_dtype_t dtype);
+VSYM_API vsym_status_t vsym_dtype_from_name(const char *name, vsym_dtype_t *dtype_p);
+VSYM_API const char *vsym_red_op_name(vsym_red_op_t op);
+VSYM_API vsym_status_t vsym_red_op_from_name(const char *name, vsym_red_op_t *op_p);
+VSYM_API const char *vsym_coll_algo_name(vsym_coll_algo_t algo);
+VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo_t *algo_p);
+
+/* Create a collective handle for team: allocates the scratch symmetric memory once (four
+ * regions of VSYM_COLL_SCRATCH bytes, plus 64 KiB for the low-latency protocol, per rank) and
+ * reads VSYM_COLL_ALGO. Collective over the team. Synchronisation: on one node a per-rank
+ * phase counter polled through load/store pointers, and for up to 1 KiB of one-shot data a
+ * low-latency exchange whose data carries its own sequence number (no barrier at all); across
+ * nodes the signal pads of the scratch object.
+ * Returns VSYM_OK, VSYM_ERR_NO_MEMORY, VSYM_ERR_HEAP_EXHAUSTED, VSYM_ERR_INVALID_PARAM (NULL,
+ * too few signal channels), VSYM_ERR_BAD_MODE (VSYM_COLL_ALGO names no algorithm). */
+VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p);
+
+/* Destroy a handle and the sub-teams it made. Collective over the team. NULL is a no-op. */
+VSYM_API vsym_status_t vsym_coll_destroy(vsym_coll_t *coll);
+
+/* The team of a handle. */
+VSYM_API vsym_team_t *vsym_coll_team(const vsym_coll_t *coll);
+
+/* Symmetric buffers: size bytes from the symmetric heap, owned by the handle (freed by
+ * vsym_coll_buffer_free or at destroy). Collective over the team (same size everywhere). When
+ * the src and dst of an out-of-place all-reduce both lie in such buffers, at the same offsets on
+ * every rank, and every peer is load/store reachable, the all-reduce reads the peers' inputs
+ * and partial results where they are (no copy through the scratch): the fastest path for large
+ * sizes. Returns allocation errors (VSYM_ERR_HEAP_EXHAUSTED, VSYM_ERR_MISMATCH). */
+VSYM_API vsym_status_t vsym_coll_buffer_alloc(vsym_coll_t *coll, size_t size, void **ptr_p);
+/* Free a buffer of vsym_coll_buffer_alloc(). Collective over the team. NULL is a no-op;
+ * VSYM_ERR_NOT_FOUND for a pointer that is not such a buffer. */
+VSYM_API vsym_status_t vsym_coll_buffer_free(vsym_coll_t *coll, void *ptr);
+
+/* Barrier over the handle's team (signals only, no data). */
+VSYM_API vsym_status_t vsym_coll_barrier(vsym_coll_t *coll);
+
+/* Broadcast count elements from root's src to every rank's dst (root: src == dst is in place;
+ * other ranks ignore src). VSYM_ERR_BAD_RANK for a root outside the team. */
+VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *coll, const void *src, void *dst,
+                                           size_t count, vsym_dtype_t dtype, int root,
+                                           vsym_coll_algo_t algo);
+
+/* All-gather: dst (team_size x count elements) receives block r from rank r's src (count). */
+VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *coll, const void *src, void *dst,
+                                           size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo);
+
+/* Reduce-scatter: src holds team_size blocks of count elements; dst (count) receives the
+ * reduction over all ranks of their block number rank. */
+VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *src, void *dst,
+                                                size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
+                                                vsym_coll_algo_t algo);
+
+/* All-reduce count elements (any count, not only multiples of the team size). */
+VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, void *dst,
+                                           size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
+                                           vsym_coll_algo_t algo);
+
+/* All-to-all: block j (count elements) of src goes to rank j, which stores it as block i
+ * (the sender's rank) of dst. Both buffers hold team_size x count elements. */
+VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *coll, const void *src, void *dst,
+                                          size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo);
+
+/* Errors of every collective: VSYM_ERR_BAD_DTYPE, VSYM_ERR_BAD_OP (unknown op, or PROD on a
+ * floating-point type), VSYM_ERR_BAD_MODE (unknown algorithm), VSYM_ERR_BAD_SIZE (a count whose
+ * byte size overflows), VSYM_ERR_INVALID_PARAM (NULL buffer with count > 0), wait and transport
+ * errors naming the peer. After an error the handle should be destroyed. */
+
+/* ---- Fused collectives on a TP x DP topology (FlashInfer's MixedCommHandler) -------------- */
+
+/* Topology of the world team of size W = local_size x inter_size (local_size ranks per node):
+ *   world_rank = inter_rank * local_size + local_rank
+ *   local_rank = local_dp * local_tp_size + local_tp
+ *   inter_rank = inter_dp * inter_tp_size + inter_tp
+ *   tp_rank    = local_tp + inter_tp * local_tp_size      (tp = local_tp_size * inter_tp_size)
+ *   dp_rank    = local_dp + inter_dp * local_dp_size      (dp = local_dp_size * inter_dp_size)
+ * A size <= 0 is derived: local_tp_size = local_size / local_dp_size (local_size when both are
+ * unset), inter_tp_size = 1 and inter_dp_size = inter_size when both are unset. */
+typedef struct vsym_fused_topo {
+    int local_tp_size;
+    int local_dp_size;
+    int inter_tp_size;
+    int inter_dp_size;
+} vsym_fused_topo_t;
+
+typedef enum vsym_fused_op {
+    VSYM_FUSED_ALLREDUCE,               /* tp only: [n] -> [n], sum over all ranks */
+    VSYM_FUSED_ALLGATHER,               /* dp only: [n] -> [dp*n], block d from dp_rank d */
+    VSYM_FUSED_REDUCESCATTER,           /* dp only: [dp*n] -> [n], block dp_rank summed */
+    VSYM_FUSED_ALLREDUCE_ALLGATHER,     /* tp>1, dp>1: [n] -> [dp*n], block d = sum over the
+                                           TP group of dp_rank d */
+    VSYM_FUSED_REDUCESCATTER_ALLREDUCE, /* tp>1, dp>1: [dp*n] -> [n] = sum over all ranks of
+                                           their block dp_rank */
+    VSYM_FUSED_OP_COUNT
+} vsym_fused_op_t;
+
+typedef enum vsym_fused_mode {
+    VSYM_FUSED_AUTO,         /* VSYM_FUSED_MODE, else the autotune table, else a fixed rule */
+    VSYM_FUSED_ONESHOT,      /* fewest waits: one exchange, every rank reduces what it needs */
+    VSYM_FUSED_TWOSHOT,      /* fewest bytes inside the node: reduce-scatter + all-gather over
+                                the local TP ranks (valid when local_tp > 1) */
+    VSYM_FUSED_FEWEST_BYTES, /* reduce-scatter + all-gather over the whole TP group, inside and
+                                across nodes (valid when inter_tp > 1) */
+    VSYM_FUSED_BASELINE,     /* two library collectives: the TP team's, then the DP team's
+                                (valid when the TP and DP groups are strided sub-teams) */
+    VSYM_FUSED_MODE_COUNT
+} vsym_fused_mode_t;
+
+typedef struct vsym_fused vsym_fused_t;
+
+VSYM_API const char *vsym_fused_op_name(vsym_fused_op_t op);
+VSYM_API vsym_status_t vsym_fused_op_from_name(const char *name, vsym_fused_op_t *op_p);
+VSYM_API const char *vsym_fused_mode_name(vsym_fused_mode_t mode);
+VSYM_API vsym_status_t vsym_fused_mode_from_name(const char *name, vsym_fused_mode_t *mode_p);
+
+/* Resolve a topology for world_size ranks with local_size ranks per node (sizes <= 0 derived as
+ * above). Pure. VSYM_ERR_BAD_LAYOUT with a detail when the sizes do not multiply out. */
+VSYM_API vsym_status_t vsym_fused_topo_resolve(int world_size, int local_size,
+                                               const vsym_fused_topo_t *given,
+                                               vsym_fused_topo_t *topo_p);
+
+/* The tp_rank and dp_rank of a world rank, and the world rank of (tp_rank, dp_rank). Pure. */
+VSYM_API void vsym_fused_topo_ranks(const vsym_fused_topo_t *topo, int world_rank, int *tp_rank_p,
+                                    int *dp_rank_p);
+VSYM_API int vsym_fused_topo_world_rank(const vsym_fused_topo_t *topo, int tp_rank, int dp_rank);
+
+/* Valid ops and modes of a topology (resolved), as bit masks (1 << op, 1 << mode; AUTO is
+ * always valid). Pure. */
+VSYM_API unsigned vsym_fused_topo_valid_ops(const vsym_fused_topo_t *topo);
+VSYM_API unsigned vsym_fused_topo_valid_modes(const vsym_fused_topo_t *topo);
+
+/* Create a fused-collective handler over the world team of ctx with the given topology (NULL:
+ * derived; local_size is the size of the node team). Collective over the world. Loads the
+ * autotune table from VSYM_AUTOTUNE_FILE when it has an entry for this topology and host.
+ * Returns VSYM_ERR_BAD_LAYOUT (topology), allocation errors. */
+VSYM_API vsym_status_t vsym_fused_create(vsym_ctx_t *ctx, const vsym_fused_topo_t *topo,
+                                         vsym_fused_t **fused_p);
+VSYM_API vsym_status_t vsym_fused_destroy(vsym_fused_t *fused);
+
+/* The resolved topology, and the valid ops and modes of the handler (bit masks as above). */
+VSYM_API void vsym_fused_get_topo(const vsym_fused_t *fused, vsym_fused_topo_t *topo_p);
+VSYM_API unsigned vsym_fused_valid_ops(const vsym_fused_t *fused);
+VSYM_API unsigned vsym_fused_valid_modes(const vsym_fused_t *fused);
+
+/* Element counts of the input and the output of op for n elements per rank (as the table
+ * above). */
+VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, size_t n,
+                                size_t *in_count_p, size_t *out_count_p);
+
+/* Run op on n elements per rank (in: in_count elements, out: out_count, see
+ * vsym_fused_shapes; in and out must not overlap). dtype f32, f16 or bf16 (others too), sum.
+ * mode AUTO picks by VSYM_FUSED_MODE, then the autotune table by size. Collective over the
+ * world. Errors: VSYM_ERR_BAD_OP (op not valid for the topology), VSYM_ERR_BAD_MODE (mode not
+ * valid), VSYM_ERR_BAD_DTYPE, VSYM_ERR_INVALID_PARAM, wait and transport errors. */
+VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *fused, vsym_fused_op_t op,
+                                      vsym_fused_mode_t mode, const void *in, void *out, size_t n,
+                                      vsym_dtype_t dtype);
+
+/* The mode AUTO would use for op on n elements of dtype (no communication). */
+VSYM_API vsym_fused_mode_t vsym_fused_select_mode(const vsym_fused_t *fused, vsym_fused_op_t op,
+                                                  size_t n, vsym_dtype_t dtype);
+
+/* Autotune: time every valid (op, mode) at power-of-two byte sizes 2^min_log2 .. 2^max_log2
+ * of dtype input per rank (iters timed runs each after a warm-up; the times are maxima over
+ * the ranks, so every rank keeps the same choice), and keep the fastest mode per size.
+ * Collective over the world. Then vsym_fused_run(AUTO) picks by size from this table.
+ * Saves the table to VSYM_AUTOTUNE_FILE when set (rank 0 writes). */
+VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *fused, vsym_dtype_t dtype, int min_log2,
+                                           int max_log2, int iters);
+
+/* Save or load the autotune table (text; keyed by topology, world size and host). Load returns
+ * VSYM_ERR_NOT_FOUND when the file has no table for this key, VSYM_ERR_IO when unreadable. */
+VSYM_API vsym_status_t vsym_fused_autotune_save(const vsym_fused_t *fused, const char *path);
+VSYM_API vsym_status_t vsym_fused_autotune_load(vsym_fused_t *fused, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
