@@ -225,10 +225,10 @@ VSYM_API vsym_status_t vsym_put_signal(vsym_obj_t *obj, int r, size_t offset, co
         return st;
     if ((st = do_put(obj, r, offset, src, len, 0, "put_signal")) != VSYM_OK)
         return st;
-    /* The signal must not overtake the data: complete the data at the target first when it
-     * travelled through a transport that may reorder it (no-op for shared memory). */
+    /* The signal must not overtake the data: fence it behind the data when the data travelled
+     * through a transport (no-op for load/store copies, which are already ordered). */
     if (obj->peer_ptr[r] == NULL &&
-        (st = obj->tp[r]->ops->quiet(obj->tp[r], obj->team->members[r])) != VSYM_OK)
+        (st = obj->tp[r]->ops->fence(obj->tp[r], obj->team->members[r])) != VSYM_OK)
         return st;
     return vsym_atomic64(sig_obj, r, sig_offset,
                          sig_op == VSYM_SIGNAL_SET ? VSYM_AMO_SET : VSYM_AMO_ADD, sig_value, 0,

@@ -25,13 +25,14 @@ static inline size_t slot(const vsym_obj_t *obj, int ch, int src)
 }
 
 /* Make the data this rank put to r visible at r before a signal to r. Shared-memory copies are
- * plain stores, already ordered before the compare-swap; other transports complete first. */
+ * plain stores, already ordered before the compare-swap; other transports fence (which orders
+ * earlier puts before later puts and atomics to that peer, without waiting a round trip). */
 static inline vsym_status_t order_before_signal(vsym_obj_t *obj, int r)
 {
     vsym_tp_t *tp = obj->tp[r];
     if (tp == obj->team->ctx->shm)
         return VSYM_OK;
-    return tp->ops->quiet(tp, obj->team->members[r]);
+    return tp->ops->fence(tp, obj->team->members[r]);
 }
 
 static vsym_status_t signal_put(vsym_obj_t *obj, int r, int ch, double timeout_s)

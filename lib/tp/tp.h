@@ -62,7 +62,8 @@ struct vsym_tp_ops {
     vsym_status_t (*atomic32)(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *dst,
                               vsym_amo_op_t op, uint32_t value, uint32_t compare,
                               uint32_t *old_p);
-    /* Puts to peer issued before are visible before puts issued after (peer -1: all peers). */
+    /* Puts to peer issued before are visible at the peer before any put or atomic issued after
+     * (peer -1: all peers). The core relies on it to order data before a signal. */
     vsym_status_t (*fence)(vsym_tp_t *tp, int peer);
     /* Everything issued to peer (-1: to every peer) is complete at its target. */
     vsym_status_t (*quiet)(vsym_tp_t *tp, int peer);
