@@ -82,33 +82,6 @@ static double cval(vsym_red_op_t op, vsym_dtype_t dt, int rank, size_t i)
     return dt == VSYM_DTYPE_U64 ? (double)v : (double)(v - 3);
 }
 
-static void cstore(vsym_dtype_t dt, void *buf, size_t i, double v)
-{
-    switch (dt) {
-    case VSYM_DTYPE_F32:
-        ((float *)buf)[i] = (float)v;
-        break;
-    case VSYM_DTYPE_F64:
-        ((double *)buf)[i] = v;
-        break;
-    case VSYM_DTYPE_F16:
-        ((uint16_t *)buf)[i] = vsym_coll_f32_to_f16((float)v);
-        break;
-    case VSYM_DTYPE_BF16:
-        ((uint16_t *)buf)[i] = vsym_coll_f32_to_bf16((float)v);
-        break;
-    case VSYM_DTYPE_I32:
-        ((int32_t *)buf)[i] = (int32_t)v;
-        break;
-    case VSYM_DTYPE_I64:
-        ((int64_t *)buf)[i] = (int64_t)v;
-        break;
-    default:
-        ((uint64_t *)buf)[i] = (uint64_t)v;
-        break;
-    }
-}
-
 static double cred(vsym_red_op_t op, vsym_dtype_t dt, int n, size_t i)
 {
     double acc = cval(op, dt, 0, i);
@@ -130,7 +103,7 @@ static int same_elem(vsym_dtype_t dt, const char *buf, size_t i, double v)
 {
     size_t es = vsym_dtype_size(dt);
     char want[8];
-    cstore(dt, want, 0, v);
+    vsym_coll_store_double(dt, want, 0, v);
     return memcmp(buf + i * es, want, es) == 0;
 }
 
@@ -147,7 +120,7 @@ static long check_coll(crun_t *r, int corrupt)
         in = r->dst;
     if (r->kind != C_BROADCAST || me == 0)
         for (size_t i = 0; i < nin; i++)
-            cstore(r->dtype, in, i, cval(r->op, r->dtype, me, i));
+            vsym_coll_store_double(r->dtype, in, i, cval(r->op, r->dtype, me, i));
     if (corrupt && me == 0 && nin > 0) in[0] ^= 0x40;
     if (unit_coll(r, 0) != VSYM_OK) return -1;
     long wrong = 0;
@@ -455,7 +428,7 @@ static long check_fused(crun_t *r, size_t nin, size_t nout, const vsym_fused_top
     size_t n = r->count;
     vsym_fused_topo_ranks(t, me, &tpr, &dpr);
     for (size_t i = 0; i < nin; i++)
-        cstore(r->dtype, r->src, i, cval(VSYM_RED_SUM, r->dtype, me, i));
+        vsym_coll_store_double(r->dtype, r->src, i, cval(VSYM_RED_SUM, r->dtype, me, i));
     if (r->b->opts->test_corrupt && me == 0 && nin > 0) r->src[0] ^= 0x40;
     if (unit_fused(r, 0) != VSYM_OK) return -1;
     long wrong = 0;

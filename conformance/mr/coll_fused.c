@@ -19,16 +19,6 @@ static double value(int rank, size_t i, int seed)
     return (double)((rank * 5 + (long)i * 3 + seed * 7) % 11) - 5;
 }
 
-static void store(vsym_dtype_t dt, void *buf, size_t i, double v)
-{
-    if (dt == VSYM_DTYPE_F32)
-        ((float *)buf)[i] = (float)v;
-    else if (dt == VSYM_DTYPE_F16)
-        ((uint16_t *)buf)[i] = vsym_coll_f32_to_f16((float)v);
-    else
-        ((uint16_t *)buf)[i] = vsym_coll_f32_to_bf16((float)v);
-}
-
 /* The reference output of op for this rank (n elements per rank, inputs value(r, idx)). */
 static void reference(const vsym_fused_topo_t *t, vsym_fused_op_t op, size_t n, int seed,
                       vsym_dtype_t dt, char *want)
@@ -42,13 +32,13 @@ static void reference(const vsym_fused_topo_t *t, vsym_fused_op_t op, size_t n, 
             double s = 0;
             for (int r = 0; r < W; r++)
                 s += value(r, i, seed);
-            store(dt, want, i, s);
+            vsym_coll_store_double(dt, want, i, s);
         }
         break;
     case VSYM_FUSED_ALLGATHER:
         for (int d = 0; d < dp; d++)
             for (size_t i = 0; i < n; i++)
-                store(dt, want, (size_t)d * n + i,
+                vsym_coll_store_double(dt, want, (size_t)d * n + i,
                       value(vsym_fused_topo_world_rank(t, 0, d), i, seed));
         break;
     case VSYM_FUSED_REDUCESCATTER:
@@ -57,7 +47,7 @@ static void reference(const vsym_fused_topo_t *t, vsym_fused_op_t op, size_t n, 
             double s = 0;
             for (int r = 0; r < W; r++)
                 s += value(r, (size_t)my_dp * n + i, seed);
-            store(dt, want, i, s);
+            vsym_coll_store_double(dt, want, i, s);
         }
         break;
     default: /* ALLREDUCE_ALLGATHER */
@@ -66,7 +56,7 @@ static void reference(const vsym_fused_topo_t *t, vsym_fused_op_t op, size_t n, 
                 double s = 0;
                 for (int k = 0; k < tp; k++)
                     s += value(vsym_fused_topo_world_rank(t, k, d), i, seed);
-                store(dt, want, (size_t)d * n + i, s);
+                vsym_coll_store_double(dt, want, (size_t)d * n + i, s);
             }
         break;
     }
@@ -81,7 +71,7 @@ static void run_case(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode
     vsym_fused_shapes(f, op, n, &nin, &nout);
     char *in = malloc(nin * es + 1), *out = malloc(nout * es + 64), *want = malloc(nout * es + 1);
     for (size_t i = 0; i < nin; i++)
-        store(dt, in, i, value(me, i, seed));
+        vsym_coll_store_double(dt, in, i, value(me, i, seed));
     memset(out, 0x5A, nout * es + 64);
     reference(&t, op, n, seed, dt, want);
     VSYM_CHECK_OK(vsym_fused_run(f, op, mode, in, out, n, dt));
@@ -107,7 +97,7 @@ static void bitwise_case(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t 
     char *in = malloc(nin * es), *out = malloc(nout * es);
     srand(99u + (unsigned)me);
     for (size_t i = 0; i < nin; i++)
-        store(dt, in, i, (double)rand() / RAND_MAX - 0.5);
+        vsym_coll_store_double(dt, in, i, (double)rand() / RAND_MAX - 0.5);
     VSYM_CHECK_OK(vsym_fused_run(f, op, mode, in, out, n, dt));
     uint64_t h[2] = {0, 1469598103934665603ull}, *all = malloc((size_t)W * sizeof(h));
     int tpr, dpr;

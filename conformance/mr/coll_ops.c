@@ -23,33 +23,6 @@ static double value(vsym_dtype_t dt, vsym_red_op_t op, int r, size_t i, int seed
     return (double)(v - 4);
 }
 
-static void store(vsym_dtype_t dt, void *buf, size_t i, double v)
-{
-    switch (dt) {
-    case VSYM_DTYPE_F32:
-        ((float *)buf)[i] = (float)v;
-        break;
-    case VSYM_DTYPE_F64:
-        ((double *)buf)[i] = v;
-        break;
-    case VSYM_DTYPE_F16:
-        ((uint16_t *)buf)[i] = vsym_coll_f32_to_f16((float)v);
-        break;
-    case VSYM_DTYPE_BF16:
-        ((uint16_t *)buf)[i] = vsym_coll_f32_to_bf16((float)v);
-        break;
-    case VSYM_DTYPE_I32:
-        ((int32_t *)buf)[i] = (int32_t)v;
-        break;
-    case VSYM_DTYPE_I64:
-        ((int64_t *)buf)[i] = (int64_t)v;
-        break;
-    default:
-        ((uint64_t *)buf)[i] = (uint64_t)v;
-        break;
-    }
-}
-
 static double reduce_ref(vsym_dtype_t dt, vsym_red_op_t op, int n, size_t i, int seed, int block)
 {
     /* block >= 0: reduce-scatter, element i of block `block` (index block*count + i). */
@@ -119,8 +92,8 @@ static void t_allreduce(tcase_t *t, int inplace)
     size_t es = vsym_dtype_size(t->dt), len = t->count * es;
     char *src = gbuf(len), *dst = inplace ? src : gbuf(len), *want = malloc(len + 1);
     for (size_t i = 0; i < t->count; i++) {
-        store(t->dt, src, i, value(t->dt, t->op, t->me, i, t->seed));
-        store(t->dt, want, i, reduce_ref(t->dt, t->op, t->n, i, t->seed, -1));
+        vsym_coll_store_double(t->dt, src, i, value(t->dt, t->op, t->me, i, t->seed));
+        vsym_coll_store_double(t->dt, want, i, reduce_ref(t->dt, t->op, t->n, i, t->seed, -1));
     }
     VSYM_CHECK_OK(vsym_coll_allreduce(t->c, src, dst, t->count, t->dt, t->op, t->algo));
     expect_bytes(dst, want, len, es, t->what);
@@ -138,10 +111,10 @@ static void t_reduce_scatter(tcase_t *t, int inplace)
     /* Block j element i holds value(index j*count + i): every block differs. */
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < t->count; i++)
-            store(t->dt, src, j * t->count + i,
+            vsym_coll_store_double(t->dt, src, j * t->count + i,
                   value(t->dt, t->op, t->me, j * t->count + i, t->seed));
     for (size_t i = 0; i < t->count; i++)
-        store(t->dt, want, i,
+        vsym_coll_store_double(t->dt, want, i,
               reduce_ref(t->dt, t->op, t->n, (size_t)t->me * t->count + i, t->seed, t->me));
     VSYM_CHECK_OK(vsym_coll_reduce_scatter(t->c, src, dst, t->count, t->dt, t->op, t->algo));
     expect_bytes(dst, want, len, es, t->what);
@@ -161,10 +134,10 @@ static void t_allgather(tcase_t *t, int inplace)
     char *dst = gbuf(len * n), *want = malloc(len * n + 1);
     char *src = inplace ? dst + len * (size_t)t->me : gbuf(len);
     for (size_t i = 0; i < t->count; i++)
-        store(t->dt, src, i, value(t->dt, VSYM_RED_SUM, t->me, i, t->seed));
+        vsym_coll_store_double(t->dt, src, i, value(t->dt, VSYM_RED_SUM, t->me, i, t->seed));
     for (size_t r = 0; r < n; r++)
         for (size_t i = 0; i < t->count; i++)
-            store(t->dt, want, r * t->count + i, value(t->dt, VSYM_RED_SUM, (int)r, i, t->seed));
+            vsym_coll_store_double(t->dt, want, r * t->count + i, value(t->dt, VSYM_RED_SUM, (int)r, i, t->seed));
     VSYM_CHECK_OK(vsym_coll_allgather(t->c, src, dst, t->count, t->dt, t->algo));
     expect_bytes(dst, want, len * n, es, t->what);
     gcheck(dst, len * n, t->what);
@@ -179,8 +152,8 @@ static void t_broadcast(tcase_t *t, int inplace, int root)
     char *dst = gbuf(len), *want = malloc(len + 1);
     char *src = (inplace || t->me != root) ? dst : gbuf(len);
     for (size_t i = 0; i < t->count; i++) {
-        store(t->dt, want, i, value(t->dt, VSYM_RED_SUM, root, i, t->seed));
-        if (t->me == root) store(t->dt, src, i, value(t->dt, VSYM_RED_SUM, root, i, t->seed));
+        vsym_coll_store_double(t->dt, want, i, value(t->dt, VSYM_RED_SUM, root, i, t->seed));
+        if (t->me == root) vsym_coll_store_double(t->dt, src, i, value(t->dt, VSYM_RED_SUM, root, i, t->seed));
     }
     VSYM_CHECK_OK(
         vsym_coll_broadcast(t->c, t->me == root ? src : NULL, dst, t->count, t->dt, root, t->algo));
@@ -198,9 +171,9 @@ static void t_alltoall(tcase_t *t, int inplace)
     /* Block j of rank r: value(rank r, index j*count + i). Rank me receives block me of r. */
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < t->count; i++) {
-            store(t->dt, src, j * t->count + i,
+            vsym_coll_store_double(t->dt, src, j * t->count + i,
                   value(t->dt, VSYM_RED_SUM, t->me, j * t->count + i, t->seed));
-            store(t->dt, want, j * t->count + i,
+            vsym_coll_store_double(t->dt, want, j * t->count + i,
                   value(t->dt, VSYM_RED_SUM, (int)j, (size_t)t->me * t->count + i, t->seed));
         }
     VSYM_CHECK_OK(vsym_coll_alltoall(t->c, src, dst, t->count, t->dt, t->algo));
@@ -221,7 +194,7 @@ static void t_bitwise(vsym_coll_t *c, vsym_team_t *team, vsym_dtype_t dt, vsym_c
     uint64_t h = 1469598103934665603ull, *all = malloc((size_t)n * sizeof(h));
     srand(seed * 131u + (unsigned)me);
     for (size_t i = 0; i < count; i++)
-        store(dt, src, i, (double)rand() / RAND_MAX * 2.0 - 1.0 + 1e-3 * me);
+        vsym_coll_store_double(dt, src, i, (double)rand() / RAND_MAX * 2.0 - 1.0 + 1e-3 * me);
     VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, dt, VSYM_RED_SUM, algo));
     for (size_t i = 0; i < len; i++)
         h = (h ^ (unsigned char)dst[i]) * 1099511628211ull;
@@ -330,9 +303,9 @@ static void t_symmetric(vsym_team_t *team)
                      *dst = (al & 1) ? d + GUARD : a + GUARD;
                 memset(dst - GUARD, 0xA5, cap);
                 for (size_t i = 0; i < count; i++) {
-                    store((vsym_dtype_t)dt, src, i,
+                    vsym_coll_store_double((vsym_dtype_t)dt, src, i,
                           value((vsym_dtype_t)dt, (vsym_red_op_t)o, me, i, al));
-                    store((vsym_dtype_t)dt, want, i,
+                    vsym_coll_store_double((vsym_dtype_t)dt, want, i,
                           reduce_ref((vsym_dtype_t)dt, (vsym_red_op_t)o, n, i, al, -1));
                 }
                 char what[128];

@@ -12,6 +12,9 @@ float vsym_coll_f16_to_f32(uint16_t h);
 uint16_t vsym_coll_f32_to_f16(float f); /* round to nearest even */
 float vsym_coll_bf16_to_f32(uint16_t h);
 uint16_t vsym_coll_f32_to_bf16(float f); /* round to nearest even */
+/* Store v as element i of a buffer of dtype (rounded to nearest even for f16/bf16): how tests and
+ * benchmarks fill inputs and references. */
+void vsym_coll_store_double(vsym_dtype_t dtype, void *buf, size_t i, double v);
 
 /* Check a dtype / op pair: VSYM_ERR_BAD_DTYPE, VSYM_ERR_BAD_OP (PROD on floating point). */
 vsym_status_t vsym_coll_check_dtype_op(vsym_dtype_t dtype, vsym_red_op_t op, const char *what);

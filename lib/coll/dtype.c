@@ -114,6 +114,33 @@ uint16_t vsym_coll_f32_to_f16(float f)
     return (uint16_t)(sign | (uint16_t)(r >> 13));
 }
 
+void vsym_coll_store_double(vsym_dtype_t dtype, void *buf, size_t i, double v)
+{
+    switch (dtype) {
+    case VSYM_DTYPE_F32:
+        ((float *)buf)[i] = (float)v;
+        break;
+    case VSYM_DTYPE_F64:
+        ((double *)buf)[i] = v;
+        break;
+    case VSYM_DTYPE_F16:
+        ((uint16_t *)buf)[i] = vsym_coll_f32_to_f16((float)v);
+        break;
+    case VSYM_DTYPE_BF16:
+        ((uint16_t *)buf)[i] = vsym_coll_f32_to_bf16((float)v);
+        break;
+    case VSYM_DTYPE_I32:
+        ((int32_t *)buf)[i] = (int32_t)v;
+        break;
+    case VSYM_DTYPE_I64:
+        ((int64_t *)buf)[i] = (int64_t)v;
+        break;
+    default:
+        ((uint64_t *)buf)[i] = (uint64_t)v;
+        break;
+    }
+}
+
 float vsym_coll_bf16_to_f32(uint16_t h)
 {
     return bits_f32((uint32_t)h << 16);
