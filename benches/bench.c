@@ -422,9 +422,10 @@ long vsym_bench_pairs_summary(vsym_bench_t *b)
         int lat = strcmp(r->mode, "lat") == 0;
         double best = r->value;
         int best_a = r->a, best_b = r->b, n = 0, nbad = 0;
-        json_t *rec, *bad = json_array();
+        json_t *rec, *bad;
 
         if (done[i]) continue;
+        bad = json_array();
         /* the best pair of this measurement */
         for (size_t j = i; j < b->pair_log_n; j++) {
             const struct vsym_bench_pair_result *q = &b->pair_log[j];

@@ -46,6 +46,8 @@ static char *other_tables(const char *path, const char *key)
     size_t cap = 4096, len = 0;
     char *keep = malloc(cap), line[512];
     int skip = 1; /* outside a table: nothing to keep (the header is written anew) */
+    if (keep != NULL)
+        keep[0] = '\0'; /* a file with only this key's table keeps nothing */
     while (keep && fgets(line, sizeof(line), fp) != NULL) {
         if (strncmp(line, "key ", 4) == 0) {
             line[strcspn(line, "\r\n")] = '\0';
