@@ -9,9 +9,16 @@ src="${1:?usage: sweep_run.sh SOURCE_DIR}"
 sweep="$src/launch/vsym-sweep"
 tmp=$(mktemp -d)
 sweep_pid=""
+ompi_before=$(ls -d "${TMPDIR:-/tmp}"/ompi.*/pid.* 2>/dev/null | sort)
 cleanup() {
     [ -n "$sweep_pid" ] && kill "$sweep_pid" 2>/dev/null
     rm -rf "$tmp"
+    # The point interrupted on purpose kills mpirun before it removes its session folder: remove
+    # the ones this test left (their mpirun is gone), so that nothing stays behind in /tmp.
+    for d in $(ls -d "${TMPDIR:-/tmp}"/ompi.*/pid.* 2>/dev/null); do
+        case "$ompi_before" in *"$d"*) continue ;; esac
+        kill -0 "${d##*pid.}" 2>/dev/null || rm -rf "$d"
+    done
 }
 trap cleanup EXIT
 fails=0
