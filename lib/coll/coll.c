@@ -499,6 +499,20 @@ static void copy_bytes(void *dst, const void *src, size_t len)
     if (dst != src && len > 0) memmove(dst, src, len);
 }
 
+/* The all-gather half of a two-shot step: segment r of a chunk of m elements (starting at element
+ * off of dst) is read from rank r's current barrier region, where r left it reduced. */
+static vsym_status_t gather_segments(vsym_coll_t *c, int n, char *dst, size_t off, size_t m,
+                                     size_t es)
+{
+    for (int r = 0; r < n; r++) {
+        size_t rlo = seg_lo(m, n, r), rhi = seg_lo(m, n, r + 1);
+        const char *p;
+        TRY(vsym_coll_bar_peer(c, r, rlo * es, (rhi - rlo) * es, &p));
+        copy_bytes(dst + (off + rlo) * es, p, (rhi - rlo) * es);
+    }
+    return VSYM_OK;
+}
+
 typedef enum coll_kind {
     KIND_BCAST,
     KIND_ALLGATHER,
@@ -629,12 +643,7 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
          * above, so none still reads what the region held two phases ago. */
         vsym_coll_reduce(dtype, op, vsym_coll_bar_buf(c) + lo * es, srcs, n, hi - lo);
         TRY(vsym_coll_bar_sync(c));
-        for (int r = 0; r < n; r++) {
-            size_t rlo = seg_lo(m, n, r), rhi = seg_lo(m, n, r + 1);
-            const char *p;
-            TRY(vsym_coll_bar_peer(c, r, rlo * es, (rhi - rlo) * es, &p));
-            copy_bytes(dst + (off + rlo) * es, p, (rhi - rlo) * es);
-        }
+        TRY(gather_segments(c, n, dst, off, m, es));
         vsym_coll_bar_next(c);
     }
     return VSYM_OK;
@@ -839,12 +848,7 @@ static vsym_status_t ar_hier(vsym_coll_t *c, const char *src, char *dst, size_t 
          * collective uses its own scratch). */
         TRY(vsym_coll_allreduce(c->inter_coll, mine, mine, hi - lo, dtype, op, VSYM_COLL_AUTO));
         TRY(vsym_coll_bar_sync(nc));
-        for (int r = 0; r < L; r++) {
-            size_t rlo = seg_lo(m, L, r), rhi = seg_lo(m, L, r + 1);
-            const char *p;
-            TRY(vsym_coll_bar_peer(nc, r, rlo * es, (rhi - rlo) * es, &p));
-            copy_bytes(dst + (off + rlo) * es, p, (rhi - rlo) * es);
-        }
+        TRY(gather_segments(nc, L, dst, off, m, es));
         vsym_coll_bar_next(nc);
     }
     return VSYM_OK;
@@ -1088,11 +1092,7 @@ static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size
         vsym_coll_bar_next(c);
         memcpy(vsym_coll_bar_buf(c) + lo * es, p, (hi - lo) * es);
         TRY(vsym_coll_bar_sync(c));
-        for (int r = 0; r < n; r++) {
-            size_t rlo = seg_lo(m, n, r), rhi = seg_lo(m, n, r + 1);
-            TRY(vsym_coll_bar_peer(c, r, rlo * es, (rhi - rlo) * es, &p));
-            copy_bytes(dst + (off + rlo) * es, p, (rhi - rlo) * es);
-        }
+        TRY(gather_segments(c, n, dst, off, m, es));
         vsym_coll_bar_next(c);
     }
     return VSYM_OK;
