@@ -22,6 +22,8 @@ int main(void)
     vsym_status_t st;
 
     setenv("VSYM_TIMEOUT", "15", 1);
+    /* 537 ms x 7 tries: the dead peer shows as a retry-exceeded completion inside the 15 s. */
+    setenv("VSYM_ACK_TIMEOUT", "17", 1);
     VSYM_CHECK_OK(vsym_boot_init(&boot));
     int me = boot.rank, n = boot.size;
     vsym_util_log_set_identity(me, "");

@@ -391,6 +391,20 @@ int main(void)
         printf("errors: ok\n");
 
     tp->ops->destroy(tp);
+
+    /* A retransmission timeout outside what the wire format holds is refused by every rank,
+     * naming the setting, before any queue pair exists. */
+    setenv("VSYM_ACK_TIMEOUT", "32", 1);
+    (void)vsym_settings_check();
+    vsym_tp_t *bad = NULL;
+    st = vsym_tp_verbs_create(&boot, &arena, need, &bad);
+    VSYM_CHECK(st == VSYM_ERR_INVALID_PARAM && bad == NULL &&
+                   strstr(vsym_error_detail(), "VSYM_ACK_TIMEOUT=32") != NULL,
+               "VSYM_ACK_TIMEOUT=32: got %s (%s)", vsym_status_name(st), vsym_error_detail());
+    unsetenv("VSYM_ACK_TIMEOUT");
+    (void)vsym_settings_check();
+    if (me == 0)
+        printf("bad ack timeout: ok\n");
     free(need);
     munmap(arena.base, ARENA_SIZE);
     close(arena.memfd);

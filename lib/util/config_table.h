@@ -26,6 +26,8 @@
       "RoCE GID index (-1: choose RoCE v2, IPv4-mapped first, else link-local).")                 \
     X(QPS_PER_PEER, INT, "1", "", "RC queue pairs per peer (puts are spread over them).")          \
     X(SQ_DEPTH, INT, "256", "", "Send queue depth of every RC queue pair.")                        \
+    X(ACK_TIMEOUT, INT, "20", "",                                                                  \
+      "RC retransmission timeout exponent, 1..31: 4.096 us x 2^N (20: 4.3 s, 7 tries).")         \
     X(CM, ENUM, "pmix", "pmix|rdmacm",                                                             \
       "How verbs connections are set up: exchange through PMIx, or librdmacm.")                    \
     X(COLL_ALGO, STRING, "auto", "",                                                               \

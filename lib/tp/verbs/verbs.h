@@ -98,6 +98,7 @@ typedef struct vsym_tp_verbs {
     int rank;
     int size;
     int use_cm;
+    uint8_t ack_timeout; /* VSYM_ACK_TIMEOUT: 4.096 us * 2^ack_timeout */
     /* Device. */
     struct ibv_context *ctx;
     int ctx_owned;            /* opened by us (ibv_open_device), not librdmacm's */

@@ -14,11 +14,12 @@
 
 #define CONN_MAGIC 0x76737962u /* "vsyb" */
 
-/* Retransmission timeout 4.096 us * 2^17 = 537 ms, 6 retries: a dead peer shows as a
- * retry-exceeded completion after about 4 s, not minutes, while a starved emulated host rarely
- * retransmits (a retransmitted request is where Soft-RoCE is weakest). Not 7 retries:
- * Soft-RoCE treats retry_cnt 7 as "retry for ever". */
-#define VERBS_ACK_TIMEOUT 17
+/* Retransmission timeout: 4.096 us * 2^VSYM_ACK_TIMEOUT (default 20: 4.3 s, as NCCL and Open MPI
+ * use), 6 retries: a dead peer shows as a retry-exceeded completion after about 30 s, inside
+ * VSYM_TIMEOUT. Shorter timeouts retransmit spuriously on a starved host, and a retransmitted
+ * request is where Soft-RoCE is weakest (a 537 ms timeout left atomics without a completion
+ * after a burst of retries: issue 4). Not 7 retries: Soft-RoCE treats retry_cnt 7 as "retry for
+ * ever". */
 #define VERBS_RETRY_COUNT 6
 #define VERBS_RNR_RETRY 7
 
@@ -148,7 +149,7 @@ static vsym_status_t qp_to_rts(vsym_tp_verbs_t *t, verbs_qp_t *vq, const conn_hd
     memset(&a, 0, sizeof(a));
     a.qp_state = IBV_QPS_RTS;
     a.sq_psn = local_psn;
-    a.timeout = VERBS_ACK_TIMEOUT;
+    a.timeout = t->ack_timeout;
     a.retry_cnt = VERBS_RETRY_COUNT;
     a.rnr_retry = VERBS_RNR_RETRY;
     /* Reads and atomics in flight: what we may initiate and the peer may answer. */
@@ -343,9 +344,9 @@ static void cm_conn_param(vsym_tp_verbs_t *t, const cm_private_t *priv,
     cp->rnr_retry_count = VERBS_RNR_RETRY;
 }
 
-static void cm_set_timeout(struct rdma_cm_id *id)
+static void cm_set_timeout(const vsym_tp_verbs_t *t, struct rdma_cm_id *id)
 {
-    uint8_t timeout = VERBS_ACK_TIMEOUT;
+    uint8_t timeout = t->ack_timeout;
     /* Best effort: older librdmacm lacks the option and keeps its own (longer) timeout. */
     (void)rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &timeout,
                           sizeof(timeout));
@@ -375,7 +376,7 @@ static vsym_status_t cm_accept_loopback(vsym_tp_verbs_t *t, struct rdma_cm_id *i
         return vsym_tp_verbs_check(err, "rdma_create_qp (loopback responder)");
     if ((st = cm_add_extra(t, id)) != VSYM_OK)
         return st;
-    cm_set_timeout(id);
+    cm_set_timeout(t, id);
     cm_conn_param(t, NULL, &cp);
     err = vsym_tp_verbs_err_neg1(rdma_accept(id, &cp));
     return vsym_tp_verbs_check(err, "rdma_accept (loopback)");
@@ -398,7 +399,7 @@ static vsym_status_t cm_event(vsym_tp_verbs_t *t, struct rdma_cm_event *ev, unsi
     case RDMA_CM_EVENT_ROUTE_RESOLVED:
         if ((st = create_qp(t, id, vq)) != VSYM_OK)
             return st;
-        cm_set_timeout(id);
+        cm_set_timeout(t, id);
         priv = (cm_private_t){CONN_MAGIC, t->rank, vq->q, gen};
         cm_conn_param(t, &priv, &cp);
         err = vsym_tp_verbs_err_neg1(rdma_connect(id, &cp));
@@ -419,7 +420,7 @@ static vsym_status_t cm_event(vsym_tp_verbs_t *t, struct rdma_cm_event *ev, unsi
         if ((st = create_qp(t, id, vq)) != VSYM_OK)
             return st;
         id->context = vq;
-        cm_set_timeout(id);
+        cm_set_timeout(t, id);
         cm_conn_param(t, NULL, &cp);
         err = vsym_tp_verbs_err_neg1(rdma_accept(id, &cp));
         return vsym_tp_verbs_check(err, "rdma_accept from peer %d", in->rank);

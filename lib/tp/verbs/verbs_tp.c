@@ -158,6 +158,15 @@ vsym_status_t vsym_tp_verbs_create(vsym_boot_t *boot, const vsym_tp_arena_t *are
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "verbs: peer tables");
         goto fail_uncollective;
     }
+    long ack = vsym_config_int(VSYM_CFG_ACK_TIMEOUT);
+    if (ack < 1 || ack > 31) {
+        st = VSYM_FAIL(VSYM_ERR_INVALID_PARAM,
+                       "VSYM_ACK_TIMEOUT=%ld: the ack timeout exponent must be 1..31 "
+                       "(4.096 us x 2^N; 20 is 4.3 s)",
+                       ack);
+        goto fail_uncollective;
+    }
+    t->ack_timeout = (uint8_t)ack;
 
     /* Every step that can fail locally is followed by an exchange of statuses, so that one
      * rank's failure (no device, no locked memory) fails all ranks instead of hanging them. */

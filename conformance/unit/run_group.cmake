@@ -1,0 +1,4 @@
+# conformance/vm/run-group's rule for reruns after Soft-RoCE retransmissions, with fake counters
+# (it needs no VM). Label: unit.
+add_test(NAME run_group COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/unit/run_group.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(run_group PROPERTIES LABELS "unit" TIMEOUT 120)
