@@ -2,8 +2,10 @@
  *
  * atomic: every atomic operation, 64-bit and 32-bit, on a word of pair_b's memory, issued by
  * pair_a; per-op latency (atomics are complete at the target on return) and Mops/s. --op picks
- * one (fetch-add, add, cswap, swap, fetch, set; with a "32" suffix for 32-bit). --check verifies
- * every fetched value and the word's final value at the target.
+ * one (fetch-add, add, cswap, swap, fetch, set; with a "32" suffix for 32-bit). fetch-add-nbi and
+ * add-nbi time a window of --window vsym_atomic64_nbi then one quiet (the message rate that
+ * perftest's ib_atomic_bw measures; "window" in the record). --check verifies every fetched value
+ * and the word's final value at the target.
  *
  * barrier: vsym_team_barrier over the world ("team") and vsym_signal_barrier on an object's
  * pad ("signal"), per-op latency measured by every rank, rank 0's figures reported. */
@@ -17,15 +19,17 @@ typedef struct amo_desc {
     const char *name;
     vsym_amo_op_t op;
     int bits;
+    int nbi; /* a window of vsym_atomic64_nbi + quiet per unit */
 } amo_desc_t;
 
 static const amo_desc_t amo_ops[] = {
-    {"fetch-add", VSYM_AMO_FETCH_ADD, 64},   {"add", VSYM_AMO_ADD, 64},
-    {"cswap", VSYM_AMO_CSWAP, 64},           {"swap", VSYM_AMO_SWAP, 64},
-    {"fetch", VSYM_AMO_FETCH, 64},           {"set", VSYM_AMO_SET, 64},
-    {"fetch-add32", VSYM_AMO_FETCH_ADD, 32}, {"add32", VSYM_AMO_ADD, 32},
-    {"cswap32", VSYM_AMO_CSWAP, 32},         {"swap32", VSYM_AMO_SWAP, 32},
-    {"fetch32", VSYM_AMO_FETCH, 32},         {"set32", VSYM_AMO_SET, 32},
+    {"fetch-add", VSYM_AMO_FETCH_ADD, 64, 0},   {"add", VSYM_AMO_ADD, 64, 0},
+    {"cswap", VSYM_AMO_CSWAP, 64, 0},           {"swap", VSYM_AMO_SWAP, 64, 0},
+    {"fetch", VSYM_AMO_FETCH, 64, 0},           {"set", VSYM_AMO_SET, 64, 0},
+    {"fetch-add32", VSYM_AMO_FETCH_ADD, 32, 0}, {"add32", VSYM_AMO_ADD, 32, 0},
+    {"cswap32", VSYM_AMO_CSWAP, 32, 0},         {"swap32", VSYM_AMO_SWAP, 32, 0},
+    {"fetch32", VSYM_AMO_FETCH, 32, 0},         {"set32", VSYM_AMO_SET, 32, 0},
+    {"fetch-add-nbi", VSYM_AMO_FETCH_ADD, 64, 1}, {"add-nbi", VSYM_AMO_ADD, 64, 1},
 };
 #define N_AMO_OPS ((int)(sizeof(amo_ops) / sizeof(amo_ops[0])))
 
@@ -33,9 +37,36 @@ typedef struct amo_run {
     const amo_desc_t *d;
     vsym_obj_t *obj;
     int peer;
-    long count; /* units issued (warm-up included) */
+    long count; /* operations issued (warm-up included) */
     long bad;   /* fetched values that were not the expected ones */
+    vsym_ctx_t *ctx;
+    long window;     /* nbi: operations per unit */
+    uint64_t *olds;  /* nbi: window fetched values */
+    uint8_t *hit;    /* nbi: window flags, for the check of the fetched values */
 } amo_run_t;
+
+/* A window of non-blocking atomics, then quiet. */
+static vsym_status_t unit_amo_nbi(void *arg, long i)
+{
+    amo_run_t *a = arg;
+    vsym_status_t st = VSYM_OK;
+    int fetching = a->d->op == VSYM_AMO_FETCH_ADD;
+    (void)i;
+    for (long w = 0; w < a->window && st == VSYM_OK; w++)
+        st = vsym_atomic64_nbi(a->obj, a->peer, 0, a->d->op, 1, 0, fetching ? &a->olds[w] : NULL);
+    if (st == VSYM_OK) st = vsym_quiet(a->ctx);
+    if (fetching && st == VSYM_OK) {
+        /* The window's tickets are count .. count + window - 1, each once (in any order: with
+         * several queue pairs per peer they may take effect out of issue order). */
+        memset(a->hit, 0, (size_t)a->window);
+        for (long w = 0; w < a->window; w++) {
+            uint64_t k = a->olds[w] - (uint64_t)a->count;
+            if (k >= (uint64_t)a->window || a->hit[k]++) a->bad++;
+        }
+    }
+    a->count += a->window;
+    return st;
+}
 
 /* Every op leaves the word at the number of units issued so far (for fetch: unchanged at 0),
  * so the value fetched by unit i is known: i (or 0 for fetch). */
@@ -68,8 +99,8 @@ static int atomic_check_opts(const vsym_bench_opts_t *o, char *err, size_t errle
     for (int i = 0; i < N_AMO_OPS; i++)
         if (strcmp(o->op, amo_ops[i].name) == 0) return 0;
     snprintf(err, errlen,
-             "unknown --op '%s' (fetch-add, add, cswap, swap, fetch, set, and "
-             "the same with 32 for 32-bit)",
+             "unknown --op '%s' (fetch-add, add, cswap, swap, fetch, set, the same with 32 for "
+             "32-bit, fetch-add-nbi, add-nbi)",
              o->op);
     return -1;
 }
@@ -83,7 +114,7 @@ static int run_atomic(vsym_bench_t *b)
          vsym_bench_pair_next(b)) {
         for (int k = 0; st == VSYM_OK && k < N_AMO_OPS; k++) {
             const amo_desc_t *d = &amo_ops[k];
-            amo_run_t a = {d, obj, b->peer, 0, 0};
+            amo_run_t a = {d, obj, b->peer, 0, 0, b->ctx, 0, NULL, NULL};
             vsym_bench_timing_t t = {unit_amo, &a, (double)d->bits / 8, 1, 1, 0};
             vsym_bench_stats_t s;
             vsym_status_t rc = VSYM_OK;
@@ -91,6 +122,22 @@ static int run_atomic(vsym_bench_t *b)
 
             if (b->opts->op != NULL && strcmp(b->opts->op, d->name) != 0) continue;
             vsym_bench_stats_init(&s, (size_t)d->bits / 8);
+            if (d->nbi) {
+                a.window = vsym_bench_window(b, 8);
+                a.olds = calloc((size_t)a.window, sizeof(*a.olds));
+                a.hit = malloc((size_t)a.window);
+                if (a.olds == NULL || a.hit == NULL) {
+                    free(a.olds);
+                    free(a.hit);
+                    st = VSYM_ERR_NO_MEMORY;
+                    break;
+                }
+                t.unit = unit_amo_nbi;
+                t.bytes_per_unit = 8.0 * (double)a.window;
+                t.ops_per_unit = (double)a.window;
+                t.lat_divisor = (double)a.window;
+                s.window = a.window;
+            }
             if (b->in_pair) {
                 memset(vsym_obj_ptr(obj), 0, 64);
                 rc = vsym_bench_pair_sync(b);
@@ -103,6 +150,8 @@ static int run_atomic(vsym_bench_t *b)
                 }
                 if (rc == VSYM_OK) rc = vsym_bench_pair_sync(b);
             }
+            free(a.olds);
+            free(a.hit);
             if (b->opts->check) {
                 expected = d->op == VSYM_AMO_FETCH ? 0 : a.count;
                 st = vsym_bench_share_long(b, b->pair_b, &final);

@@ -145,6 +145,26 @@ VSYM_API vsym_status_t vsym_atomic64(vsym_obj_t *obj, int r, size_t offset, vsym
     return st;
 }
 
+VSYM_API vsym_status_t vsym_atomic64_nbi(vsym_obj_t *obj, int r, size_t offset, vsym_amo_op_t op,
+                                         uint64_t value, uint64_t compare, uint64_t *old_p)
+{
+    if (op != VSYM_AMO_FETCH && op != VSYM_AMO_ADD && op != VSYM_AMO_FETCH_ADD &&
+        op != VSYM_AMO_CSWAP)
+        return VSYM_FAIL(VSYM_ERR_BAD_OP,
+                         "atomic64_nbi: operation %d is not FETCH, ADD, FETCH_ADD or CSWAP "
+                         "(SET and SWAP are blocking only: vsym_atomic64)",
+                         (int)op);
+    /* ADD may go without old_p; the others need somewhere to put the old value. */
+    vsym_status_t st = check_amo(obj, r, offset, op, 8, old_p);
+    if (st != VSYM_OK)
+        return st;
+    vsym_tp_t *tp = obj->amo[r];
+    vsym_tp_raddr_t ra = at(&obj->data[r], offset);
+    if (tp->ops->atomic64_nbi == NULL)
+        return tp->ops->atomic64(tp, obj->team->members[r], &ra, op, value, compare, old_p);
+    return tp->ops->atomic64_nbi(tp, obj->team->members[r], &ra, op, value, compare, old_p);
+}
+
 VSYM_API vsym_status_t vsym_atomic32(vsym_obj_t *obj, int r, size_t offset, vsym_amo_op_t op,
                                      uint32_t value, uint32_t compare, uint32_t *old_p)
 {

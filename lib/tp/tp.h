@@ -62,6 +62,12 @@ struct vsym_tp_ops {
     vsym_status_t (*atomic32)(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *dst,
                               vsym_amo_op_t op, uint32_t value, uint32_t compare,
                               uint32_t *old_p);
+    /* A 64-bit FETCH, ADD, FETCH_ADD or CSWAP that may still be in flight on return: complete
+     * at the target, and *old_p (may be NULL) written, after quiet. NULL when every atomic of the
+     * transport completes at once (the core calls atomic64 instead). */
+    vsym_status_t (*atomic64_nbi)(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *dst,
+                                  vsym_amo_op_t op, uint64_t value, uint64_t compare,
+                                  uint64_t *old_p);
     /* Puts to peer issued before are visible at the peer before any put or atomic issued after
      * (peer -1: all peers). The core relies on it to order data before a signal. */
     vsym_status_t (*fence)(vsym_tp_t *tp, int peer);

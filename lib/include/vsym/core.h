@@ -177,6 +177,14 @@ VSYM_API vsym_status_t vsym_atomic64(vsym_obj_t *obj, int r, size_t offset, vsym
 VSYM_API vsym_status_t vsym_atomic32(vsym_obj_t *obj, int r, size_t offset, vsym_amo_op_t op,
                                      uint32_t value, uint32_t compare, uint32_t *old_p);
 
+/* Non-blocking 64-bit atomic (OpenSHMEM's shmem_atomic_fetch_add_nbi and friends): FETCH, ADD,
+ * FETCH_ADD or CSWAP (else VSYM_ERR_BAD_OP) that may still be in flight on return. It is complete
+ * at the target, and *old_p (may be NULL) holds the old value, after the next vsym_quiet; old_p
+ * must stay valid until then. Over verbs many are in flight at once (the NIC's message rate);
+ * CPU atomics complete on return. No order among them is promised before the quiet. */
+VSYM_API vsym_status_t vsym_atomic64_nbi(vsym_obj_t *obj, int r, size_t offset, vsym_amo_op_t op,
+                                         uint64_t value, uint64_t compare, uint64_t *old_p);
+
 /* ---- Point-to-point synchronisation ------------------------------------------------------- */
 
 typedef enum vsym_cmp {

@@ -25,6 +25,12 @@
 #define VERBS_SLOTS 16u
 #define VERBS_SLOT_SIZE (32u * 1024u)
 #define VERBS_SMALL_BOUNCE (8u * 1024u)
+/* Non-blocking atomics in flight per queue pair: each owns an 8-byte result word of a ring. */
+#define VERBS_AMO_RING 64u
+/* Registered bytes per queue pair: the bounce slots, the blocking atomics' result word (64
+ * bytes) and the ring of non-blocking results. */
+#define VERBS_QP_BOUNCE \
+    ((size_t)VERBS_SLOTS * VERBS_SLOT_SIZE + 64 + (size_t)VERBS_AMO_RING * sizeof(uint64_t))
 /* Work requests posted with one ibv_post_send call at most. */
 #define VERBS_BATCH 16
 /* Completions taken per ibv_poll_cq call. */
@@ -74,6 +80,13 @@ typedef struct verbs_qp {
     uint32_t slot_head;       /* next slot to take */
     uint32_t slot_used;
     uint32_t slot_unsignaled; /* slots taken since the last signalled request */
+    /* Non-blocking atomics: result words, released in sequence order like the slots. */
+    uint64_t *amo_ring;       /* VERBS_AMO_RING words, in tp->bounce_mr */
+    struct {
+        uint64_t seq;
+        uint64_t *dst;        /* where the old value goes at completion, or NULL */
+    } amo_slots[VERBS_AMO_RING];
+    uint32_t amo_head, amo_used, amo_unsignaled;
 } verbs_qp_t;
 
 typedef struct verbs_peer {

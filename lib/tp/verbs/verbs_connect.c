@@ -65,10 +65,10 @@ void vsym_tp_verbs_qp_init_attr(vsym_tp_verbs_t *t, uint32_t inline_size,
 
 void vsym_tp_verbs_qp_attach(vsym_tp_verbs_t *t, verbs_qp_t *vq, struct ibv_qp *qp)
 {
-    size_t per_qp = (size_t)VERBS_SLOTS * VERBS_SLOT_SIZE + 64;
     vq->qp = qp;
-    vq->bounce = (char *)t->bounce_mem + (size_t)vq->index * per_qp;
+    vq->bounce = (char *)t->bounce_mem + (size_t)vq->index * VERBS_QP_BOUNCE;
     vq->amo_result = (uint64_t *)(vq->bounce + (size_t)VERBS_SLOTS * VERBS_SLOT_SIZE);
+    vq->amo_ring = vq->amo_result + 8;
     t->qps[vq->index] = vq;
 }
 

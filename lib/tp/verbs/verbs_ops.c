@@ -62,6 +62,14 @@ static void qp_complete(verbs_qp_t *vq, uint64_t seq)
             memcpy(s->dst, vq->bounce + (size_t)tail * VERBS_SLOT_SIZE, s->len);
         vq->slot_used--;
     }
+    while (vq->amo_used > 0) {
+        uint32_t tail = (vq->amo_head + VERBS_AMO_RING - vq->amo_used) % VERBS_AMO_RING;
+        if (vq->amo_slots[tail].seq > seq)
+            break;
+        if (vq->amo_slots[tail].dst != NULL && vq->failed == VSYM_OK)
+            *vq->amo_slots[tail].dst = ((volatile uint64_t *)vq->amo_ring)[tail];
+        vq->amo_used--;
+    }
 }
 
 /* Poll one batch of completions. Returns the number taken, or -1 after reporting a failure of
@@ -508,6 +516,60 @@ static vsym_status_t verbs_atomic64(vsym_tp_t *tp, int peer, const vsym_tp_raddr
     return st;
 }
 
+/* Non-blocking 64-bit atomics: the result lands in a word of the queue pair's ring and is
+ * copied to old_p when the completion is seen (at the latest by quiet). */
+static vsym_status_t verbs_atomic64_nbi(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *dst,
+                                        vsym_amo_op_t op, uint64_t value, uint64_t compare,
+                                        uint64_t *old_p)
+{
+    vsym_tp_verbs_t *t = (vsym_tp_verbs_t *)tp;
+    verbs_qp_t *vq = NULL;
+    uint64_t raddr = 0;
+    uint32_t rkey = 0;
+    wr_batch_t b;
+    vsym_status_t st;
+    int cswap = op == VSYM_AMO_CSWAP;
+    const char *what = cswap ? "atomic compare-swap" : "atomic fetch-add";
+
+    if (op != VSYM_AMO_FETCH && op != VSYM_AMO_ADD && op != VSYM_AMO_FETCH_ADD && !cswap)
+        return VSYM_FAIL(VSYM_ERR_BAD_OP, "verbs: atomic64_nbi: operation %d has no single "
+                         "NIC atomic", (int)op);
+    if ((st = atomic_target(t, peer, dst, 8, "atomic64_nbi", &vq, &raddr, &rkey)) != VSYM_OK)
+        return st;
+    b.n = 0;
+    if ((st = batch_room(t, vq, &b, what)) != VSYM_OK)
+        return st;
+    if (vq->amo_used == VERBS_AMO_RING) {
+        /* Ring full: wait for its oldest word. A signalled request follows within
+         * VERBS_AMO_RING / 4 words, so waiting for the newest signalled one frees it. */
+        uint32_t tail = (vq->amo_head + VERBS_AMO_RING - vq->amo_used) % VERBS_AMO_RING;
+        uint64_t need = vq->amo_slots[tail].seq;
+        if (vq->signaled > need)
+            need = vq->signaled;
+        if ((st = qp_wait(t, vq, need, what)) != VSYM_OK)
+            return st;
+    }
+    uint32_t k = vq->amo_head;
+    int sig = ++vq->amo_unsignaled >= VERBS_AMO_RING / 4;
+    if (sig)
+        vq->amo_unsignaled = 0;
+    uint64_t seq = batch_add(vq, &b, cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD,
+                             raddr, 0, (uintptr_t)&vq->amo_ring[k], 8, t->bounce_mr->lkey, 0,
+                             cswap ? VERBS_OP_CSWAP : VERBS_OP_FADD, sig);
+    struct ibv_send_wr *wr = &b.wr[0];
+    wr->wr.atomic.remote_addr = raddr;
+    wr->wr.atomic.rkey = rkey;
+    wr->wr.atomic.compare_add = cswap ? compare : op == VSYM_AMO_FETCH ? 0 : value;
+    wr->wr.atomic.swap = cswap ? value : 0;
+    vq->amo_slots[k].seq = seq;
+    vq->amo_slots[k].dst = old_p;
+    vq->amo_head = (k + 1) % VERBS_AMO_RING;
+    vq->amo_used++;
+    /* The blocking atomics' guess of SET and SWAP no longer knows this word's value. */
+    t->amo_tag[amo_slot(vq->peer, raddr)] = 0;
+    return batch_flush(t, vq, &b);
+}
+
 /* 32-bit atomics: a compare-swap loop on the aligned 8-byte word that holds them, changing
  * only their half. The high half's add is a plain fetch-add (a carry out of bit 63 is lost,
  * which is exactly 32-bit wrap-around). Hosts are little-endian. */
@@ -696,6 +758,7 @@ const vsym_tp_ops_t vsym_tp_verbs_ops = {
     .get = verbs_get,
     .atomic64 = verbs_atomic64,
     .atomic32 = verbs_atomic32,
+    .atomic64_nbi = verbs_atomic64_nbi,
     .fence = verbs_fence,
     .quiet = verbs_quiet,
 };

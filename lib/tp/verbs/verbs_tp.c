@@ -112,7 +112,7 @@ static vsym_status_t make_queues(vsym_tp_verbs_t *t, const uint8_t *pair)
     if (t->qps == NULL)
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "verbs: queue pair table");
     /* Bounce slots and atomic result words of every queue pair, registered once. */
-    size_t per_qp = (size_t)VERBS_SLOTS * VERBS_SLOT_SIZE + 64;
+    size_t per_qp = VERBS_QP_BOUNCE;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     t->bounce_len = ((per_qp * (t->nqps ? t->nqps : 1)) + page - 1) / page * page;
     if (posix_memalign(&t->bounce_mem, page, t->bounce_len) != 0) {
