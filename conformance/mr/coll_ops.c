@@ -71,9 +71,23 @@ static void gfree(char *b)
 static void expect_bytes(const void *got, const void *want, size_t len, size_t es, const char *what)
 {
     if (memcmp(got, want, len) == 0) return;
-    for (size_t i = 0; i < len; i++)
-        VSYM_CHECK(((const char *)got)[i] == ((const char *)want)[i],
-                   "%s: element %zu differs from the reference", what, i / es);
+    const unsigned char *g = got, *w = want;
+    size_t first = len, last = 0, bad = 0;
+    for (size_t e = 0; e < len / es; e++)
+        if (memcmp(g + e * es, w + e * es, es) != 0) {
+            if (first == len) first = e;
+            last = e;
+            bad++;
+        }
+    /* What came instead says where it came from: a stale buffer, a neighbour, or nothing. */
+    char gh[40] = "", wh[40] = "";
+    for (size_t b = 0; b < es && b < 8; b++) {
+        snprintf(gh + 2 * b, sizeof(gh) - 2 * b, "%02x", g[first * es + b]);
+        snprintf(wh + 2 * b, sizeof(wh) - 2 * b, "%02x", w[first * es + b]);
+    }
+    VSYM_CHECK(0, "%s: %zu of %zu elements differ from the reference (elements %zu..%zu; "
+               "element %zu is %s, expected %s)",
+               what, bad, len / es, first, last, first, gh, wh);
 }
 
 typedef struct tcase {

@@ -103,7 +103,7 @@ function(vm_group name)
 endfunction()
 
 vm_group(vm_verbs_np2 NP 2 VERBS_EXTRA ENV VSYM_TRANSPORT=verbs)
-vm_group(vm_vnodes_2x2 NP 4 NODES 2 EXCLUDE copy_random ENV VSYM_TRANSPORT=auto VSYM_VIRTUAL_NODES=2)
+vm_group(vm_vnodes_2x2 NP 4 NODES 2 ENV VSYM_TRANSPORT=auto VSYM_VIRTUAL_NODES=2)
 # Longer or known-failing configurations: label slow (launch/run-tests -- -L slow).
 vm_group(vm_verbs_np4 NP 4 ENV VSYM_TRANSPORT=verbs)
 vm_group(vm_verbs_np2_full NP 2 VERBS_EXTRA FULL ENV VSYM_TRANSPORT=verbs)

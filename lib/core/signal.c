@@ -66,15 +66,15 @@ static vsym_status_t signal_put(vsym_obj_t *obj, int r, int ch, double timeout_s
 static vsym_status_t signal_wait(vsym_obj_t *obj, int r, int ch, double timeout_s,
                                  const char *op)
 {
-    uint64_t *s = &obj->pad[slot(obj, ch, r)];
+    size_t k = slot(obj, ch, r);
+    uint64_t *s = &obj->pad[k];
+    int me = obj->team->rank;
+    vsym_tp_t *amo = obj->amo[me];
     vsym_backoff_t b;
     char who[160];
 
     vsym_backoff_init(&b, timeout_s);
-    /* Poll with plain loads: only the signaller moves this slot 0 -> 1 and only this rank moves
-     * it back, so once it reads 1 nobody else writes it, and a release store of 0 is as good as
-     * a compare-swap (and stays correct when the signaller uses NIC atomics, which CPU atomics
-     * are not atomic with: here there is no concurrent writer). */
+    /* Poll with plain loads: only the signaller moves this slot 0 -> 1. */
     while (__atomic_load_n(s, __ATOMIC_ACQUIRE) != 1) {
         if (!vsym_backoff_step(&b))
             return VSYM_FAIL(VSYM_ERR_TIMED_OUT, "%s(channel %d): timed out after %.2f s "
@@ -82,8 +82,27 @@ static vsym_status_t signal_wait(vsym_obj_t *obj, int r, int ch, double timeout_
                              op, ch, vsym_backoff_elapsed(&b),
                              vsym_core_peer_name(obj->team, r, who, sizeof(who)));
     }
-    __atomic_store_n(s, 0, __ATOMIC_RELEASE);
-    return VSYM_OK;
+    /* Move it back with the atomics the signaller uses. With CPU atomics a release store is a
+     * compare-swap's equal. With NIC atomics it is not: the signaller's next compare-swap may
+     * already be in flight (back-pressure), and a NIC may write the old value back when the
+     * compare fails (Soft-RoCE does), undoing a CPU store made meanwhile: the consumed signal
+     * would come back and a later wait would pass without its signal (issue 4). */
+    if (amo == obj->team->ctx->shm) {
+        __atomic_store_n(s, 0, __ATOMIC_RELEASE);
+        return VSYM_OK;
+    }
+    vsym_tp_raddr_t ra = obj->pads[me];
+    uint64_t old = 0;
+    ra.addr += k * sizeof(uint64_t);
+    vsym_status_t st =
+        amo->ops->atomic64(amo, obj->team->members[me], &ra, VSYM_AMO_CSWAP, 0, 1, &old);
+    if (st == VSYM_OK && old != 1)
+        return VSYM_FAIL(VSYM_ERR_TRANSPORT,
+                         "%s(channel %d): the signal slot of %s changed from 1 to %llu while "
+                         "being consumed",
+                         op, ch, vsym_core_peer_name(obj->team, r, who, sizeof(who)),
+                         (unsigned long long)old);
+    return st;
 }
 
 VSYM_API vsym_status_t vsym_signal_put(vsym_obj_t *obj, int r, int ch, double timeout_s)
