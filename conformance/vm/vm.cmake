@@ -53,7 +53,7 @@ math(EXPR vm_inner_timeout "${VSYM_VM_GROUP_TIMEOUT} - 20")
 #                          over verbs (see the issue notes); the *_full groups (label slow) run
 #                          everything, to reproduce them.
 if(NOT DEFINED VSYM_VM_EXCLUDE)
-  set(VSYM_VM_EXCLUDE coll_ops coll_fused)
+  set(VSYM_VM_EXCLUDE coll_fused)
 endif()
 
 # vm_group(NAME NP ranks [NODES n] [VERBS_EXTRA] [FULL] [EXCLUDE t...] ENV VAR=VAL...)

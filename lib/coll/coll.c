@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "coll/coll_internal.h"
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -295,11 +296,32 @@ void vsym_coll_bar_next(vsym_coll_t *c)
 
 /* ---- Low-latency protocol ----------------------------------------------------------------- */
 
+#if defined(__x86_64__)
+/* qemu's software CPU (TCG) reports hypervisor "TCGTCGTCGTCG" and may split a 16-byte vector
+ * access in two, even when it advertises AVX: a reader could then see a unit's new sequence
+ * number with its old data (seen in the Soft-RoCE VM: stale elements in back-to-back small
+ * collectives, issue 5). */
+static int emulated_cpu(void)
+{
+    unsigned a, b, c, d;
+    char vendor[13] = {0};
+    __cpuid(1, a, b, c, d);
+    if (!(c & (1u << 31))) return 0; /* no hypervisor */
+    __cpuid(0x40000000, a, b, c, d);
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &c, 4);
+    memcpy(vendor + 8, &d, 4);
+    return strcmp(vendor, "TCGTCGTCGTCG") == 0;
+}
+#endif
+
+/* The LL units are 16-byte stores and loads: single-copy atomic on CPUs with AVX (Intel and AMD
+ * guarantee it for aligned accesses), not under emulation. */
 static int ll_supported(void)
 {
 #if defined(__x86_64__)
     static int cached = -1;
-    if (cached < 0) cached = __builtin_cpu_supports("avx") ? 1 : 0;
+    if (cached < 0) cached = __builtin_cpu_supports("avx") && !emulated_cpu() ? 1 : 0;
     return cached;
 #else
     return 0;
