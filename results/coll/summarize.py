@@ -2,7 +2,7 @@
 # Tables of a collectives run: vsym-bench next to Open MPI (mpi-coll) per size, the fraction of
 # the memory-bandwidth bound (bytes a rank must move, 2(n-1)/n x S, at the memcpy speed of the
 # same run), and the fused modes against the unfused baseline. Usage: summarize.py RUN_FOLDER
-import json,sys
+import json,os,sys
 R=sys.argv[1]
 def load(f):
     d={}
@@ -22,6 +22,7 @@ def memcpy_bw(size):
 for np in (2,4):
     m=load(f'{R}/mpi_np{np}.jsonl')
     for s in ('allreduce','allgather','reduce-scatter','broadcast','alltoall'):
+        if not os.path.exists(f'{R}/vsym_{s}_np{np}.jsonl'): continue  # a run of fewer suites
         v=load(f'{R}/vsym_{s}_np{np}.jsonl')
         modes=['out-of-place','in-place'] + (['out-of-place-symmetric'] if s=='allreduce' else [])
         print(f'## {s}, {np} ranks: size | MPI us | vsym us ({", ".join(modes)}) | MPI/vsym' + (' | bound fraction (sym)' if s=='allreduce' else ''))
@@ -35,6 +36,7 @@ for np in (2,4):
                 bound_us=moved/ (memcpy_bw(moved)*1e3)
                 line+=' | %.2f'%(bound_us/vs[-1])
             print(line)
+if not os.path.exists(f'{R}/mpi_fused_np4.jsonl'): sys.exit(0)  # no fused runs in this folder
 m={}
 for l in open(f'{R}/mpi_fused_np4.jsonl'):
     r=json.loads(l); m[(r['op'],r['size'])]=r['lat_us']['avg']
