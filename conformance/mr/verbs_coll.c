@@ -55,6 +55,10 @@ int main(void)
             VSYM_CHECK(got == want, "f16 call %d elem %zu: got %g want %g", call, i, got, want);
         }
     }
+    free(src);
+    free(dst);
+    free(s16);
+    free(d16);
     VSYM_CHECK_OK(vsym_coll_destroy(c));
     VSYM_CHECK_OK(vsym_finalize(ctx));
     return 0;

@@ -38,6 +38,7 @@ int main(void)
     for (int r = 0; r < n; r++)
         need[r] = 1;
     st = vsym_tp_verbs_create(&boot, &arena, need, &tp);
+    free(need);
     if (st == VSYM_ERR_NO_DEVICE)
         vsym_test_skip("no RDMA device (run under launch/vsym-softroce)");
     VSYM_CHECK_OK(st);

@@ -365,6 +365,7 @@ int main(void)
         char reason[600];
         snprintf(reason, sizeof(reason), "no RDMA device (run under launch/vsym-softroce): %s",
                  vsym_error_detail());
+        free(need);
         vsym_test_skip(reason);
     }
     VSYM_CHECK_OK(st);
