@@ -212,6 +212,16 @@ static inline uint64_t batch_add(verbs_qp_t *vq, wr_batch_t *b, enum ibv_wr_opco
     return seq;
 }
 
+/* Free the oldest entry (request need) of a ring released in sequence order: bounce slots or
+ * non-blocking atomic results. Its request may be unsignalled; a signalled one follows within a
+ * quarter of the ring, so waiting for the newest signalled request frees it. */
+static vsym_status_t ring_wait(vsym_tp_verbs_t *t, verbs_qp_t *vq, uint64_t need, const char *what)
+{
+    if (vq->signaled > need)
+        need = vq->signaled;
+    return qp_wait(t, vq, need, what);
+}
+
 /* A free bounce slot (flushing the batch and waiting for completions when none is free). */
 static vsym_status_t slot_take(vsym_tp_verbs_t *t, verbs_qp_t *vq, wr_batch_t *b,
                                uint32_t *slot_p, const char *what)
@@ -223,11 +233,7 @@ static vsym_status_t slot_take(vsym_tp_verbs_t *t, verbs_qp_t *vq, wr_batch_t *b
         uint64_t need = vq->slots[tail].seq;
         if ((st = batch_flush(t, vq, b)) != VSYM_OK)
             return st;
-        /* The oldest slot's request may be unsignalled; a signalled one follows within
-         * VERBS_SLOTS / 4 slots, so waiting for the newest signalled request frees it. */
-        if (vq->signaled > need)
-            need = vq->signaled;
-        if ((st = qp_wait(t, vq, need, what)) != VSYM_OK)
+        if ((st = ring_wait(t, vq, need, what)) != VSYM_OK)
             return st;
     }
     *slot_p = vq->slot_head;
@@ -419,6 +425,23 @@ static inline uint64_t amo_guess(vsym_tp_verbs_t *t, int peer, uint64_t raddr)
 }
 
 /* One NIC atomic on the 8-byte word at raddr; complete at the target on return. */
+/* Append a NIC compare-swap or fetch-add whose old value lands in result (registered bounce
+ * memory); the caller made room with batch_room. Returns its sequence number. */
+static uint64_t atomic_add(vsym_tp_verbs_t *t, verbs_qp_t *vq, wr_batch_t *b, int cswap,
+                           uint64_t raddr, uint32_t rkey, uint64_t compare_add, uint64_t swap,
+                           uint64_t *result, int signal)
+{
+    uint64_t seq = batch_add(vq, b, cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD,
+                             raddr, 0, (uintptr_t)result, 8, t->bounce_mr->lkey, 0,
+                             cswap ? VERBS_OP_CSWAP : VERBS_OP_FADD, signal);
+    struct ibv_send_wr *wr = &b->wr[b->n - 1];
+    wr->wr.atomic.remote_addr = raddr;
+    wr->wr.atomic.rkey = rkey;
+    wr->wr.atomic.compare_add = compare_add;
+    wr->wr.atomic.swap = swap;
+    return seq;
+}
+
 static vsym_status_t nic_atomic(vsym_tp_verbs_t *t, verbs_qp_t *vq, int cswap, uint64_t raddr,
                                 uint32_t rkey, uint64_t compare_add, uint64_t swap,
                                 uint64_t *old_p)
@@ -431,14 +454,7 @@ static vsym_status_t nic_atomic(vsym_tp_verbs_t *t, verbs_qp_t *vq, int cswap, u
     b.n = 0;
     if ((st = batch_room(t, vq, &b, what)) != VSYM_OK)
         return st;
-    seq = batch_add(vq, &b, cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD,
-                    raddr, 0, (uintptr_t)vq->amo_result, 8, t->bounce_mr->lkey, 0,
-                    cswap ? VERBS_OP_CSWAP : VERBS_OP_FADD, 1);
-    struct ibv_send_wr *wr = &b.wr[0];
-    wr->wr.atomic.remote_addr = raddr;
-    wr->wr.atomic.rkey = rkey;
-    wr->wr.atomic.compare_add = compare_add;
-    wr->wr.atomic.swap = swap;
+    seq = atomic_add(t, vq, &b, cswap, raddr, rkey, compare_add, swap, vq->amo_result, 1);
     if ((st = batch_flush(t, vq, &b)) != VSYM_OK || (st = qp_wait(t, vq, seq, what)) != VSYM_OK)
         return st;
     uint64_t old = *(volatile uint64_t *)vq->amo_result;
@@ -528,39 +544,27 @@ static vsym_status_t verbs_atomic64_nbi(vsym_tp_t *tp, int peer, const vsym_tp_r
     uint32_t rkey = 0;
     wr_batch_t b;
     vsym_status_t st;
-    int cswap = op == VSYM_AMO_CSWAP;
+    int cswap = op == VSYM_AMO_CSWAP; /* else FETCH, ADD or FETCH_ADD (the core checked) */
     const char *what = cswap ? "atomic compare-swap" : "atomic fetch-add";
 
-    if (op != VSYM_AMO_FETCH && op != VSYM_AMO_ADD && op != VSYM_AMO_FETCH_ADD && !cswap)
-        return VSYM_FAIL(VSYM_ERR_BAD_OP, "verbs: atomic64_nbi: operation %d has no single "
-                         "NIC atomic", (int)op);
     if ((st = atomic_target(t, peer, dst, 8, "atomic64_nbi", &vq, &raddr, &rkey)) != VSYM_OK)
         return st;
     b.n = 0;
     if ((st = batch_room(t, vq, &b, what)) != VSYM_OK)
         return st;
     if (vq->amo_used == VERBS_AMO_RING) {
-        /* Ring full: wait for its oldest word. A signalled request follows within
-         * VERBS_AMO_RING / 4 words, so waiting for the newest signalled one frees it. */
+        /* Ring full: wait for its oldest word (a request every VERBS_AMO_RING / 4 is signalled). */
         uint32_t tail = (vq->amo_head + VERBS_AMO_RING - vq->amo_used) % VERBS_AMO_RING;
-        uint64_t need = vq->amo_slots[tail].seq;
-        if (vq->signaled > need)
-            need = vq->signaled;
-        if ((st = qp_wait(t, vq, need, what)) != VSYM_OK)
+        if ((st = ring_wait(t, vq, vq->amo_slots[tail].seq, what)) != VSYM_OK)
             return st;
     }
     uint32_t k = vq->amo_head;
     int sig = ++vq->amo_unsignaled >= VERBS_AMO_RING / 4;
     if (sig)
         vq->amo_unsignaled = 0;
-    uint64_t seq = batch_add(vq, &b, cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD,
-                             raddr, 0, (uintptr_t)&vq->amo_ring[k], 8, t->bounce_mr->lkey, 0,
-                             cswap ? VERBS_OP_CSWAP : VERBS_OP_FADD, sig);
-    struct ibv_send_wr *wr = &b.wr[0];
-    wr->wr.atomic.remote_addr = raddr;
-    wr->wr.atomic.rkey = rkey;
-    wr->wr.atomic.compare_add = cswap ? compare : op == VSYM_AMO_FETCH ? 0 : value;
-    wr->wr.atomic.swap = cswap ? value : 0;
+    uint64_t seq = atomic_add(t, vq, &b, cswap, raddr, rkey,
+                              cswap ? compare : op == VSYM_AMO_FETCH ? 0 : value,
+                              cswap ? value : 0, &vq->amo_ring[k], sig);
     vq->amo_slots[k].seq = seq;
     vq->amo_slots[k].dst = old_p;
     vq->amo_head = (k + 1) % VERBS_AMO_RING;
