@@ -103,7 +103,10 @@ function(vm_group name)
 endfunction()
 
 vm_group(vm_verbs_np2 NP 2 VERBS_EXTRA ENV VSYM_TRANSPORT=verbs)
-vm_group(vm_vnodes_2x2 NP 4 NODES 2 ENV VSYM_TRANSPORT=auto VSYM_VIRTUAL_NODES=2)
+# coll_ops at 4 ranks moves enough traffic for Soft-RoCE to lose a completion after a
+# retransmission in about one run of three (issue 4): a second loss in the rerun would fail CI
+# for the emulator's sake, so it runs at 2 ranks here and at 4 in vm_vnodes_2x2_full (slow).
+vm_group(vm_vnodes_2x2 NP 4 NODES 2 EXCLUDE coll_ops ENV VSYM_TRANSPORT=auto VSYM_VIRTUAL_NODES=2)
 # Longer or known-failing configurations: label slow (launch/run-tests -- -L slow).
 vm_group(vm_verbs_np4 NP 4 ENV VSYM_TRANSPORT=verbs)
 vm_group(vm_verbs_np2_full NP 2 VERBS_EXTRA FULL ENV VSYM_TRANSPORT=verbs)
