@@ -3,9 +3,13 @@
  * Rank pair_a initiates, pair_b is the target. Latency ("lat"):
  *   put, put-nbi   a put (or put_nbi) then quiet, per op: the cost of a put that is complete at
  *                  the target; the put suite also reports "pingpong", half the round trip of
- *                  data + flag each way (what perftest's write latency measures);
+ *                  puts each way with the receiver polling its memory (what perftest's
+ *                  ib_write_lat measures): at 8 B the data word itself carries the unit's number
+ *                  (one write each way, as ib_write_lat); at other sizes the data goes as a
+ *                  put_nbi, then a fence and an 8-byte put of the number to the flag word;
  *   get, get-nbi   a get (or get_nbi + quiet), per op: a get is a round trip by itself;
- *   put-signal     half the round trip of put_signal each way (the target waits on the signal);
+ *   put-signal     half the round trip of put_signal (signal ADD 1) each way (the target waits
+ *                  until the signal word counts the unit);
  *   signal         half the round trip of vsym_signal_put / vsym_signal_wait each way.
  * Bandwidth ("bw"): a window of puts or gets (blocking or _nbi as the suite says) then quiet;
  * put-signal: a window of put_signal (signal ADD 1) then quiet.
@@ -106,16 +110,50 @@ static vsym_status_t unit_window(void *arg, long i)
     return st != VSYM_OK ? st : quiet(p);
 }
 
-/* Ping-pong of put_signal: data then a flag carrying the unit's number; the target answers the
- * same way. Values are i + 1, so a word left from the previous unit never satisfies the wait. */
+/* At 8 B the put ping-pong's data word is its flag (see the top of this file). */
+static int word_mode(const p2p_t *p)
+{
+    return p->kind == KIND_PUT && p->size == 8;
+}
+
+/* One ping-pong message to the peer: the data, then the word at off of its flag (in word mode
+ * the data word itself) set to v (put suite) or grown by v (put-signal suite, signal ADD). */
+static vsym_status_t pp_send(p2p_t *p, size_t off, uint64_t v)
+{
+    const void *src = vsym_obj_ptr(p->local);
+    vsym_status_t st;
+
+    if (p->kind == KIND_PUT_SIGNAL)
+        return vsym_put_signal(p->data, p->peer, 0, src, p->size, p->flag, off, v,
+                               VSYM_SIGNAL_ADD);
+    if (word_mode(p))
+        return vsym_put(p->data, p->peer, 0, &v, sizeof(v));
+    if ((st = vsym_put_nbi(p->data, p->peer, 0, src, p->size)) != VSYM_OK ||
+        (st = vsym_fence(vsym_team_ctx(vsym_obj_team(p->data)))) != VSYM_OK)
+        return st;
+    return vsym_put(p->flag, p->peer, off, &v, sizeof(v));
+}
+
+/* Wait until this rank's word at off (in word mode: its data word) reaches v; *got_p = it. */
+static vsym_status_t pp_wait(p2p_t *p, size_t off, uint64_t v, uint64_t *got_p)
+{
+    vsym_obj_t *o = word_mode(p) ? p->data : p->flag;
+    size_t at = word_mode(p) ? 0 : off;
+    vsym_status_t st = vsym_wait_until64(o, at, VSYM_CMP_GE, v, p->timeout_s);
+    if (st == VSYM_OK && got_p != NULL)
+        *got_p = *(volatile uint64_t *)((char *)vsym_obj_ptr(o) + at);
+    return st;
+}
+
+/* Unit i of a ping-pong: both words count 1, 2, 3... (i runs on through warm-up and timing),
+ * so a word left from the previous unit never satisfies the wait. */
 static vsym_status_t unit_pingpong(void *arg, long i)
 {
     p2p_t *p = arg;
     uint64_t v = (uint64_t)i + 1;
-    vsym_status_t st = vsym_put_signal(p->data, p->peer, 0, vsym_obj_ptr(p->local), p->size,
-                                       p->flag, FLAG_PING, v, VSYM_SIGNAL_SET);
+    vsym_status_t st = pp_send(p, FLAG_PING, p->kind == KIND_PUT_SIGNAL ? 1 : v);
     if (st != VSYM_OK) return st;
-    return vsym_wait_until64(p->flag, FLAG_PONG, VSYM_CMP_GE, v, p->timeout_s);
+    return pp_wait(p, FLAG_PONG, v, NULL);
 }
 
 static vsym_status_t unit_signal_pingpong(void *arg, long i)
@@ -130,18 +168,15 @@ static vsym_status_t unit_signal_pingpong(void *arg, long i)
 /* The target's side of a ping-pong: answer until the initiator's stop. */
 static vsym_status_t answer_pingpong(p2p_t *p)
 {
-    volatile uint64_t *word = (volatile uint64_t *)((char *)vsym_obj_ptr(p->flag) + FLAG_PING);
-    uint64_t next = 1;
+    uint64_t next = 1, v = 0;
     vsym_status_t st;
 
     for (;;) {
-        st = vsym_wait_until64(p->flag, FLAG_PING, VSYM_CMP_GE, next, p->timeout_s);
-        if (st != VSYM_OK) return st;
-        uint64_t v = *word;
+        if ((st = pp_wait(p, FLAG_PING, next, &v)) != VSYM_OK)
+            return st;
         if (v & STOP_BIT) return VSYM_OK;
-        st = vsym_put_signal(p->data, p->peer, 0, vsym_obj_ptr(p->local), p->size, p->flag,
-                             FLAG_PONG, v, VSYM_SIGNAL_SET);
-        if (st != VSYM_OK) return st;
+        if ((st = pp_send(p, FLAG_PONG, p->kind == KIND_PUT_SIGNAL ? 1 : v)) != VSYM_OK)
+            return st;
         next = v + 1;
     }
 }
@@ -172,8 +207,7 @@ static vsym_status_t send_stop(p2p_t *p, int signal)
         if (st == VSYM_OK) st = vsym_signal_put(p->data, p->peer, SIGNAL_CHANNEL, p->timeout_s);
         return st;
     }
-    return vsym_put_signal(p->data, p->peer, 0, NULL, 0, p->flag, FLAG_PING, STOP_BIT,
-                           VSYM_SIGNAL_SET);
+    return pp_send(p, FLAG_PING, STOP_BIT);
 }
 
 /* ---- One measurement ---------------------------------------------------------------------- */
@@ -242,6 +276,8 @@ static vsym_status_t run_one(p2p_t *p, int plan, const char *op, const char *mod
             if (b->opts->test_corrupt && p->size > 0 && (is_get ? !initiator : initiator))
                 ((unsigned char *)(is_get ? dat : loc))[p->size / 2] ^= 0x5a;
         }
+        /* A word-mode ping-pong polls the data word: it must start below 1. */
+        if (plan == PLAN_PINGPONG && word_mode(p)) memset(dat, 0, 8);
         rc = vsym_bench_pair_sync(b);
         if (rc == VSYM_OK) {
             if (initiator) {
@@ -259,6 +295,11 @@ static vsym_status_t run_one(p2p_t *p, int plan, const char *op, const char *mod
              * in the initiator's local buffer. */
             if (is_get) {
                 if (initiator) mine = vsym_bench_pattern_check(loc, p->size, seed_b);
+            } else if (plan == PLAN_PINGPONG && word_mode(p)) {
+                /* The data word carried the numbers: the target's holds the stop word, the
+                 * initiator's the last number answered (>= 1). */
+                uint64_t w = *(volatile uint64_t *)dat;
+                mine = initiator ? w == 0 || (w & STOP_BIT) : w != STOP_BIT;
             } else if (!initiator) {
                 mine = vsym_bench_pattern_check(dat, p->size, seed_a);
             } else if (plan == PLAN_PINGPONG) {

@@ -250,7 +250,10 @@ VSYM_API vsym_status_t vsym_put_signal(vsym_obj_t *obj, int r, size_t offset, co
     if (obj->peer_ptr[r] == NULL &&
         (st = obj->tp[r]->ops->fence(obj->tp[r], obj->team->members[r])) != VSYM_OK)
         return st;
-    return vsym_atomic64(sig_obj, r, sig_offset,
-                         sig_op == VSYM_SIGNAL_SET ? VSYM_AMO_SET : VSYM_AMO_ADD, sig_value, 0,
-                         NULL);
+    /* ADD needs no answer: it travels non-blocking (complete at the target by quiet, like the
+     * data), so a NIC does not hold the caller for a round trip. SET is a compare-swap loop on
+     * a NIC (verbs has no swap), which must see the old value: blocking. */
+    if (sig_op == VSYM_SIGNAL_ADD)
+        return vsym_atomic64_nbi(sig_obj, r, sig_offset, VSYM_AMO_ADD, sig_value, 0, NULL);
+    return vsym_atomic64(sig_obj, r, sig_offset, VSYM_AMO_SET, sig_value, 0, NULL);
 }

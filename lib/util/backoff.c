@@ -29,8 +29,10 @@ void vsym_backoff_init(vsym_backoff_t *b, double timeout_s)
         cores = sysconf(_SC_NPROCESSORS_ONLN);
         __atomic_store_n(&cores_cached, cores, __ATOMIC_RELAXED);
     }
-    b->start_ns = vsym_util_time_ns();
-    b->deadline_ns = b->start_ns + vsym_util_timeout_ns(timeout_s);
+    /* The clock starts at the first check (after up to 1024 polls), not here: a wait that is
+     * satisfied at once reads no clock (under an emulated CPU a clock read costs microseconds). */
+    b->start_ns = 0;
+    b->deadline_ns = vsym_util_timeout_ns(timeout_s);
     b->polls = 0;
     if (spin < 0) {
         /* With a core per rank the peer is running: spinning is cheapest. With more ranks than
@@ -59,10 +61,15 @@ int vsym_backoff_step(vsym_backoff_t *b)
         if (b->sleep_ns < 1000000)
             b->sleep_ns *= 2;
     }
-    return vsym_util_time_ns() < b->deadline_ns;
+    uint64_t now = vsym_util_time_ns();
+    if (b->start_ns == 0) {
+        b->start_ns = now;
+        b->deadline_ns += now; /* it held the timeout until now */
+    }
+    return now < b->deadline_ns;
 }
 
 double vsym_backoff_elapsed(const vsym_backoff_t *b)
 {
-    return (double)(vsym_util_time_ns() - b->start_ns) / 1e9;
+    return b->start_ns == 0 ? 0 : (double)(vsym_util_time_ns() - b->start_ns) / 1e9;
 }

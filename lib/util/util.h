@@ -98,8 +98,8 @@ uint64_t vsym_util_timeout_ns(double timeout_s);
  *     while (!ready()) if (!vsym_backoff_step(&b)) return VSYM_FAIL(VSYM_ERR_TIMED_OUT, ...);
  */
 typedef struct vsym_backoff {
-    uint64_t deadline_ns;
-    uint64_t start_ns;
+    uint64_t deadline_ns; /* the timeout itself until the clock starts (start_ns 0) */
+    uint64_t start_ns;    /* the first check's time; 0 before it */
     uint32_t polls;
     uint32_t spin_limit;
     uint32_t yield_limit;

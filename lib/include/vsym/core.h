@@ -208,7 +208,9 @@ typedef enum vsym_signal_op {
 
 /* Put with signal (OpenSHMEM style): put len bytes to r, then update the 64-bit word at
  * sig_offset of r's memory of sig_obj (same team) with sig_op and sig_value. The signal is
- * visible at r only after the data. Returns when src may be reused. */
+ * visible at r only after the data. Returns when src may be reused; data and signal reach r
+ * without further calls, and are complete there after vsym_quiet (an ADD signal is not waited
+ * for here; a SET signal is, as it is a compare-swap loop on a NIC). */
 VSYM_API vsym_status_t vsym_put_signal(vsym_obj_t *obj, int r, size_t offset, const void *src,
                                        size_t len, vsym_obj_t *sig_obj, size_t sig_offset,
                                        uint64_t sig_value, vsym_signal_op_t sig_op);
