@@ -27,6 +27,8 @@ mk() { # name retransmit(0|1) fail_runs(how many first runs fail)
 n=\$(cat "$tmp/$1.runs" 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n > "$tmp/$1.runs"
 [ "$2" = 1 ] && [ \$n = 1 ] && echo 3 > "$tmp/sys/rxe1/ports/1/hw_counters/completer_retry_err"
 echo "fake test run \$n"
+# The library refuses unknown VSYM_* settings: run-group's own must not reach the binaries.
+env | grep -E '^VSYM_(VM_RERUN|STRICT|RXE_SYSFS)=' && { echo "FAIL: run-group's knobs leaked"; exit 1; }
 [ \$n -le $3 ] && { echo "FAIL: run \$n"; exit 1; }
 exit 0
 EOS
@@ -60,6 +62,10 @@ echo 0 > "$tmp/sys/rxe1/ports/1/hw_counters/completer_retry_err"
 rm -f "$tmp/flaky.runs"
 rc=$(VSYM_VM_RERUN=0 run "$tmp/flaky")
 [ "$rc" = 1 ] || fail "VSYM_VM_RERUN=0: exit $rc, not 1"
+
+mk clean 0 0
+rc=$(VSYM_VM_RERUN=0 VSYM_STRICT=1 run "$tmp/clean")
+[ "$rc" = 0 ] || fail "a passing binary under VSYM_VM_RERUN=0 VSYM_STRICT=1: exit $rc ($(cat "$tmp/out"))"
 
 [ "$fails" = 0 ] && echo "run_group: PASS"
 [ "$fails" = 0 ]
