@@ -57,6 +57,15 @@ static inline int vsym_test_detail_has(const char *what)
         }                                                                                          \
     } while (0)
 
+/* VSYM_TEST_SCOPE=transport: a run that tests a transport (the Soft-RoCE VM groups), where the
+ * collective tests cover every algorithm and collective but fewer dtypes, operations and sizes
+ * (the arithmetic is the same over every transport and is covered by the full runs). */
+static inline int vsym_test_transport_scope(void)
+{
+    const char *scope = getenv("VSYM_TEST_SCOPE");
+    return scope != NULL && strcmp(scope, "transport") == 0;
+}
+
 static inline void vsym_test_skip(const char *reason)
 {
     const char *strict = getenv("VSYM_STRICT");

@@ -3,7 +3,8 @@
  * and in place; counts 0, 1, not a multiple of the team size, and larger than the scratch chunk
  * (the test shrinks VSYM_COLL_SCRATCH to 4 KiB so chunking runs at small sizes); the memory
  * just outside every output untouched; bitwise equality across ranks for random float data;
- * bad arguments.
+ * bad arguments. With VSYM_TEST_SCOPE=transport (the VM groups) every algorithm and collective
+ * runs on f32, bf16 and i64 with sum and max, counts from 1 up.
  *   coll_ops [--slow]   (--slow: larger counts and many repetitions) */
 #include <math.h>
 #include <stdint.h>
@@ -12,6 +13,16 @@
 
 enum { GUARD = 64 };
 static int slow;
+/* VSYM_TEST_SCOPE=transport: one dtype of each kind (32-bit float, 16-bit float, integer),
+ * two operations, no zero count. */
+static int transport_scope;
+
+static int case_wanted(vsym_dtype_t dt, vsym_red_op_t op)
+{
+    if (!transport_scope) return 1;
+    int dt_ok = dt == VSYM_DTYPE_F32 || dt == VSYM_DTYPE_BF16 || dt == VSYM_DTYPE_I64;
+    return dt_ok && (op == VSYM_RED_SUM || op == VSYM_RED_MAX);
+}
 
 /* An exactly representable value for (rank, index): sums, products, minima and maxima of a few
  * of them are exact in every dtype, so any reduction order gives the reference bits. */
@@ -245,14 +256,17 @@ static void suite(vsym_team_t *team, const char *team_name, int via_get)
     int cases = 0;
     for (int a = 0; a < VSYM_COLL_ALGO_COUNT; a++) {
         for (int d = 0; d < VSYM_DTYPE_COUNT; d++) {
-            for (int ci = 0; ci < ncounts; ci++) {
+            if (!case_wanted((vsym_dtype_t)d, VSYM_RED_SUM)) continue;
+            for (int ci = transport_scope ? 1 : 0; ci < ncounts; ci++) {
                 tcase_t t = {
                     c,          me,     n, (vsym_dtype_t)d, VSYM_RED_SUM, (vsym_coll_algo_t)a,
                     counts[ci], ci + a, ""};
                 for (int o = 0; o < VSYM_RED_COUNT; o++) {
                     int is_int =
                         t.dt == VSYM_DTYPE_I32 || t.dt == VSYM_DTYPE_I64 || t.dt == VSYM_DTYPE_U64;
-                    if (o == VSYM_RED_PROD && !is_int) continue;
+                    if ((o == VSYM_RED_PROD && !is_int) ||
+                        !case_wanted(t.dt, (vsym_red_op_t)o))
+                        continue;
                     t.op = (vsym_red_op_t)o;
                     for (int ip = 0; ip < 2; ip++) {
                         snprintf(t.what, sizeof(t.what), "%s: allreduce %s %s %s count %zu%s",
@@ -291,8 +305,8 @@ static void suite(vsym_team_t *team, const char *team_name, int via_get)
     VSYM_CHECK_OK(vsym_coll_barrier(c));
     VSYM_CHECK_OK(vsym_coll_destroy(c));
     if (me == 0)
-        printf("%s (%d ranks%s): %d cases passed\n", team_name, n, via_get ? ", via get" : "",
-               cases);
+        printf("%s (%d ranks%s): %d cases passed%s\n", team_name, n, via_get ? ", via get" : "",
+               cases, transport_scope ? " (VSYM_TEST_SCOPE=transport)" : "");
 }
 
 /* All-reduce between symmetric buffers of the handle (read in place for large sizes), every
@@ -311,7 +325,9 @@ static void t_symmetric(vsym_team_t *team)
         for (int dt = 0; dt < VSYM_DTYPE_COUNT; dt++)
             for (int o = 0; o < VSYM_RED_COUNT; o++) {
                 int is_int = dt == VSYM_DTYPE_I32 || dt == VSYM_DTYPE_I64 || dt == VSYM_DTYPE_U64;
-                if (o == VSYM_RED_PROD && !is_int) continue;
+                if ((o == VSYM_RED_PROD && !is_int) ||
+                    !case_wanted((vsym_dtype_t)dt, (vsym_red_op_t)o))
+                    continue;
                 size_t es = vsym_dtype_size((vsym_dtype_t)dt);
                 char *src = (al & 1) ? a + GUARD : d + GUARD,
                      *dst = (al & 1) ? d + GUARD : a + GUARD;
@@ -381,6 +397,7 @@ static void bad_arguments(vsym_team_t *team)
 int main(int argc, char **argv)
 {
     slow = argc > 1 && strcmp(argv[1], "--slow") == 0;
+    transport_scope = vsym_test_transport_scope();
     /* Small scratch regions make every size above 4 KiB run in several chunks. */
     setenv("VSYM_COLL_SCRATCH", slow ? "64K" : "4K", 1);
     vsym_ctx_t *ctx;

@@ -29,7 +29,7 @@ exec 2>"$ctl/setup.log" >&2
 for i in "${!rw_tags[@]}"; do
     # A folder under the guest's fresh /tmp, /run or /dev/shm has to be made first.
     [ -d "${rw_paths[$i]}" ] || mkdir -p "${rw_paths[$i]}"
-    mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 "${rw_tags[$i]}" "${rw_paths[$i]}" ||
+    mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose "${rw_tags[$i]}" "${rw_paths[$i]}" ||
         setup_fail "cannot mount the writable share ${rw_paths[$i]}"
 done
 

@@ -45,4 +45,7 @@
       "Copy service: size of each staging slot (two receive slots per rank, on the heap).")       \
     X(COPY_ZERO_COPY, INT, "1", "",                                                                \
       "Copy service: 1 writes straight into receive buffers where possible; 0 always stages.")    \
-    X(STRICT, INT, "0", "", "Tests: 1 turns skipped tests into failures.")
+    X(STRICT, INT, "0", "", "Tests: 1 turns skipped tests into failures.")                         \
+    X(TEST_SCOPE, ENUM, "full", "full|transport",                                                  \
+      "Tests: transport runs the collective tests on fewer dtypes, operations and sizes (every "  \
+      "algorithm and collective still), for runs where the transport is under test (the VM).")
