@@ -4,7 +4,7 @@
  * (the test shrinks VSYM_COLL_SCRATCH to 4 KiB so chunking runs at small sizes); the memory
  * just outside every output untouched; bitwise equality across ranks for random float data;
  * bad arguments. With VSYM_TEST_SCOPE=transport (the VM groups) every algorithm and collective
- * runs on f32, bf16 and i64 with sum and max, counts from 1 up.
+ * runs on f32 sums, counts from 1 up (the bitwise check still covers f32, f16 and bf16).
  *   coll_ops [--slow]   (--slow: larger counts and many repetitions) */
 #include <math.h>
 #include <stdint.h>
@@ -13,15 +13,14 @@
 
 enum { GUARD = 64 };
 static int slow;
-/* VSYM_TEST_SCOPE=transport: one dtype of each kind (32-bit float, 16-bit float, integer),
- * two operations, no zero count. */
+/* VSYM_TEST_SCOPE=transport: what a transport can get wrong is the movement of bytes, the same
+ * for every dtype and operation: f32 sum only (the arithmetic of every dtype and operation runs
+ * over shared memory in the full scope), no zero count. */
 static int transport_scope;
 
 static int case_wanted(vsym_dtype_t dt, vsym_red_op_t op)
 {
-    if (!transport_scope) return 1;
-    int dt_ok = dt == VSYM_DTYPE_F32 || dt == VSYM_DTYPE_BF16 || dt == VSYM_DTYPE_I64;
-    return dt_ok && (op == VSYM_RED_SUM || op == VSYM_RED_MAX);
+    return !transport_scope || (dt == VSYM_DTYPE_F32 && op == VSYM_RED_SUM);
 }
 
 /* An exactly representable value for (rank, index): sums, products, minima and maxima of a few

@@ -17,9 +17,12 @@ work=$(mktemp -d "$PWD/conform-vm-$what.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 args=(--nodes 2 --timeout 800)
+# netem's queue reorders packets that two vCPUs enqueue at nearly the same time; Soft-RoCE then
+# retransmits, and a retransmitted atomic now and then loses its completion (issue 4), so the
+# degraded-link cases run on one vCPU, where nothing is reordered.
 case "$what" in
-    netem_delay) args+=(--netem "1:delay 2ms") ;;
-    netem_rate) args+=(--netem "1:rate 10mbit") ;;
+    netem_delay) args+=(--smp 1 --netem "1:delay 2ms") ;;
+    netem_rate) args+=(--smp 1 --netem "1:rate 10mbit") ;;
 esac
 "$softroce" "${args[@]}" -- bash "$src/conformance/vsym-conform/tests/vm_case.sh" "$what" "$src" \
     "$bin" "$work"

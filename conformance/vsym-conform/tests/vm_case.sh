@@ -5,6 +5,16 @@ what=$1; src=$2; bin=$3; work=$4
 run=$src/launch/vsym-run
 cfg=$src/conformance/vsym-conform/tests/vm.json
 fail() { echo "FAIL: $*"; exit 1; }
+# Soft-RoCE's counters of retransmissions and errors, summed over the devices (shown with each
+# run, so that a failure says what the emulated transport did meanwhile).
+rxe_counters() {
+    local f
+    for f in duplicate_request out_of_seq_request rcvd_seq_err completer_retry_err \
+             retry_exceeded_err rcvd_rnr_err send_err; do
+        cat /sys/class/infiniband/*/ports/1/hw_counters/$f 2>/dev/null |
+            awk -v n=$f '{ s += $1 } END { if (NR && s) printf "%s=%d ", n, s }'
+    done
+}
 conform() {
     local name=$1; shift
     # Small heaps: the VM has 2 GiB and every rank registers its whole arena.
@@ -12,6 +22,7 @@ conform() {
         "$@" > "$work/$name.log" 2>&1
     local rc=$?
     sed "s/^/  [$name] /" "$work/$name.log" | head -80
+    echo "  [$name] exit $rc; Soft-RoCE counters so far: $(rxe_counters)"
     return $rc
 }
 summary_has() { grep -q -- "$1" "$2/summary.txt" || fail "summary lacks: $1"; }

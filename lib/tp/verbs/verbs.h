@@ -156,6 +156,9 @@ typedef struct vsym_tp_verbs {
     struct rdma_cm_id *cm_listen;
     struct rdma_cm_id **cm_extra; /* passive ends of loopback connections */
     int n_cm_extra;
+    /* PMIx path: the responder ends of the loopback queue pairs (one per queue pair to self). */
+    struct ibv_qp **lb_responders;
+    int n_lb_responders;
 } vsym_tp_verbs_t;
 
 /* ---- Errors (verbs_err.c): the one place where the three error conventions of libibverbs

@@ -235,6 +235,34 @@ static vsym_status_t check_hdr(vsym_tp_verbs_t *t, int r, const conn_hdr_t *h)
     return VSYM_OK;
 }
 
+/* The loopback queue pair to self talks to a responder-only queue pair of its own, not to
+ * itself: a queue pair connected to itself is also its own responder, and a remote access
+ * error that the responder side detects moves it to the error state, which can flush the
+ * failing request before its error completion is made (Soft-RoCE of Linux 6.12 does): the
+ * error would show as "flushed" instead of naming the access. Returns the responder's qpn. */
+static vsym_status_t loopback_responder(vsym_tp_verbs_t *t, verbs_qp_t *vq, uint32_t *qpn_p)
+{
+    struct ibv_qp_init_attr attr;
+    struct ibv_qp **n = realloc(t->lb_responders,
+                                (size_t)(t->n_lb_responders + 1) * sizeof(*n));
+    if (n == NULL)
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "verbs: loopback responder table");
+    t->lb_responders = n;
+    vsym_tp_verbs_qp_init_attr(t, 0, &attr);
+    attr.cap.max_send_wr = 1;
+    struct ibv_qp *qp = ibv_create_qp(t->pd, &attr);
+    int err = vsym_tp_verbs_err_null(qp);
+    if (err != 0)
+        return vsym_tp_verbs_check(err, "creating the loopback responder of queue pair %d",
+                                   vq->q);
+    t->lb_responders[t->n_lb_responders++] = qp;
+    /* The RESET-INIT-RTR-RTS steps of an ordinary queue pair, on a record of its own. */
+    verbs_qp_t resp = {.qp = qp, .q = vq->q, .peer = vq->peer};
+    vsym_status_t st = qp_to_init(t, &resp);
+    if (st == VSYM_OK) *qpn_p = qp->qp_num;
+    return st;
+}
+
 /* ---- Exchange through the boot allgather ---------------------------------------------------- */
 
 static vsym_status_t connect_boot(vsym_tp_verbs_t *t, const uint8_t *pair, unsigned gen)
@@ -283,13 +311,28 @@ static vsym_status_t connect_boot(vsym_tp_verbs_t *t, const uint8_t *pair, unsig
         for (int q = 0; q < t->qps_per_peer; q++) {
             size_t at_peer = (size_t)t->rank * (size_t)t->qps_per_peer + (size_t)q;
             size_t here = (size_t)r * (size_t)t->qps_per_peer + (size_t)q;
-            if (rqpn[at_peer] == 0) {
+            uint32_t remote_qpn = rqpn[at_peer], remote_psn = psn_of(h->psn_base, (int)at_peer);
+            uint32_t local_psn = psn_of(psn_base, (int)here);
+            if (remote_qpn == 0) {
                 st = VSYM_FAIL(VSYM_ERR_MISMATCH,
                                "verbs: rank %d made no queue pair %d for this rank", r, q);
                 goto out;
             }
-            st = qp_to_rts(t, t->peers[r].qps[q], h, rqpn[at_peer],
-                           psn_of(h->psn_base, (int)at_peer), psn_of(psn_base, (int)here));
+            verbs_qp_t *vq = t->peers[r].qps[q];
+            if (r == t->rank) {
+                /* Loopback: requester and responder are two queue pairs (see above). */
+                uint32_t resp_qpn = 0;
+                if ((st = loopback_responder(t, vq, &resp_qpn)) != VSYM_OK)
+                    goto out;
+                struct ibv_qp *resp = t->lb_responders[t->n_lb_responders - 1];
+                verbs_qp_t rq = {.qp = resp, .q = q, .peer = r};
+                remote_psn = psn_of(psn_base, (int)here) ^ 0x5a5a5au;
+                if ((st = qp_to_rts(t, &rq, h, vq->qp->qp_num, local_psn, remote_psn)) !=
+                    VSYM_OK)
+                    goto out;
+                remote_qpn = resp_qpn;
+            }
+            st = qp_to_rts(t, vq, h, remote_qpn, remote_psn, local_psn);
             if (st != VSYM_OK)
                 goto out;
         }

@@ -225,6 +225,9 @@ void vsym_tp_verbs_destroy(vsym_tp_t *tp)
         }
         free(p->qps);
     }
+    for (int i = 0; i < t->n_lb_responders; i++)
+        ibv_destroy_qp(t->lb_responders[i]);
+    free(t->lb_responders);
     for (int i = 0; i < t->n_cm_extra; i++) {
         if (t->cm_extra[i]->qp != NULL)
             rdma_destroy_qp(t->cm_extra[i]);
