@@ -65,6 +65,7 @@ struct vsym_coll {
      * stored with release and polled by peers through their pointers (no consume step). */
     uint64_t *flag; /* this rank's counter */
     int fast_spin;  /* polls before the backoff starts (0 when oversubscribed) */
+    size_t ll_max;  /* largest input per rank sent with the LL protocol (0: never) */
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers owned by the handle */
     uint64_t ll_seq;       /* low-latency (LL) calls so far */

@@ -35,6 +35,9 @@
     X(COLL_SCRATCH, SIZE, "512K", "",                                                                \
       "Bytes of each of the four scratch regions of a collective handle (the chunk of large "     \
       "collectives).")                                                                             \
+    X(COLL_LL_MAX, INT, "-1", "",                                                                  \
+      "Largest input (bytes per rank, at most 16384) that collectives send with the low-latency "  \
+      "protocol on shared memory (-1: chosen from the team size; 0: never).")                       \
     X(FUSED_MODE, STRING, "auto", "",                                                              \
       "Fused collective mode (auto: autotune table, else oneshot, twoshot, fewest_bytes, "        \
       "baseline).")                                                                                \

@@ -19,7 +19,7 @@ def memcpy_bw(size):
         if o!='memcpy': continue
         if best is None or abs(k-size)<abs(best[0]-size): best=(k,r['bw_gbs']['avg'])
     return best[1]
-for np in (2,4):
+for np in [n for n in (2,4,8,16) if os.path.exists(f"{R}/mpi_np{n}.jsonl")]:
     m=load(f'{R}/mpi_np{np}.jsonl')
     for s in ('allreduce','allgather','reduce-scatter','broadcast','alltoall'):
         if not os.path.exists(f'{R}/vsym_{s}_np{np}.jsonl'): continue  # a run of fewer suites
