@@ -40,7 +40,7 @@ static void reference(const vsym_fused_topo_t *t, vsym_fused_op_t op, size_t n, 
         for (int d = 0; d < dp; d++)
             for (size_t i = 0; i < n; i++)
                 vsym_coll_store_double(dt, want, (size_t)d * n + i,
-                      value(vsym_fused_topo_world_rank(t, 0, d), i, seed));
+                                       value(vsym_fused_topo_world_rank(t, 0, d), i, seed));
         break;
     case VSYM_FUSED_REDUCESCATTER:
     case VSYM_FUSED_REDUCESCATTER_ALLREDUCE:
@@ -194,6 +194,22 @@ static void autotune(void)
     VSYM_CHECK_OK(vsym_settings_check());
     vsym_fused_t *f;
     VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), NULL, &f));
+    {
+        /* No table yet: across nodes the fused pairs take the baseline (TP then DP). */
+        vsym_fused_topo_t t;
+        vsym_fused_get_topo(f, &t);
+        int nodes = t.inter_tp_size * t.inter_dp_size;
+        int base = !!(vsym_fused_valid_modes(f) & (1u << VSYM_FUSED_BASELINE));
+        for (int op = VSYM_FUSED_ALLREDUCE_ALLGATHER; op <= VSYM_FUSED_REDUCESCATTER_ALLREDUCE;
+             op++) {
+            if (!(vsym_fused_valid_ops(f) & (1u << op))) continue;
+            vsym_fused_mode_t m =
+                vsym_fused_select_mode(f, (vsym_fused_op_t)op, 4096, VSYM_DTYPE_BF16);
+            VSYM_CHECK((m == VSYM_FUSED_BASELINE) == (nodes > 1 && base),
+                       "%s on %d node(s), untuned: %s", vsym_fused_op_name((vsym_fused_op_t)op),
+                       nodes, vsym_fused_mode_name(m));
+        }
+    }
     VSYM_CHECK_OK(vsym_fused_autotune(f, VSYM_DTYPE_BF16, 6, 12, 1));
     VSYM_CHECK_OK(vsym_team_barrier(world, 0)); /* rank 0 has written the file */
     VSYM_CHECK(access(path, R_OK) == 0, "autotune saved %s", path);
