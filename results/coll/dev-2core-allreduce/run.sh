@@ -1,11 +1,12 @@
 #!/bin/bash
 # All-reduce (f32 sum) from 16 B to 64 MiB on the 2-core development machine at 2 and 4 ranks:
 # vsym-bench next to Open MPI's MPI_Allreduce (benches/peers/mpi-coll) and memcpy (the bandwidth
-# bound), in one run.   results/coll/dev-2core-allreduce/run.sh BUILD_DIR
+# bound), in one run.   results/coll/dev-2core-allreduce/run.sh BUILD_DIR [OUT_DIR (default: here)]
 set -eu
 B=${1:?usage: run.sh BUILD_DIR}
-R=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$R/../../.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+R=$(mkdir -p "${2:-$here}" && cd "${2:-$here}" && pwd)
 run="$top/launch/vsym-run"
 (nproc; lscpu | sed -n '1,15p'; uname -r; mpirun --version | head -1; git -C "$top" rev-parse --short HEAD) > "$R/host.txt" 2>&1
 "$B/benches/peers/memcpy-bench" -b 4K -e 64M -f 4 --json "$R/memcpy.jsonl" > "$R/memcpy.txt" 2>&1
