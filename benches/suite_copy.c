@@ -420,8 +420,9 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
         r, "naive", json_pack("{sfsf}", "median_us", t_naive * 1e6, "bw_per_rank_gbs", bw_naive));
     json_object_set_new(r, "put_single_peer_gbs", json_real(put_gbs));
     if (n > 1) {
-        const char *tp = vsym_team_transport_of(b->world, put_peer(b));
-        json_object_set_new(r, "put_pair", json_pack("[ii]", 0, put_peer(b)));
+        int peer = put_peer(b);
+        const char *tp = vsym_team_transport_of(b->world, peer);
+        json_object_set_new(r, "put_pair", json_pack("[ii]", 0, peer));
         json_object_set_new(r, "put_transport", json_string(tp ? tp : "unknown"));
     }
     if (put_gbs > 0) json_object_set_new(r, "copy_over_put", json_real(bw_copy / put_gbs));

@@ -505,14 +505,12 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * times: in the Soft-RoCE VM, 2 nodes x 2 ranks, the fused pairs took 4.8-23 ms there
      * against 6.0-35 ms for one-shot and 9.7-34 ms for two-shot (1 KiB and 64 KiB). */
     (void)bytes;
+    int single =
+        op == VSYM_FUSED_ALLREDUCE || op == VSYM_FUSED_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER;
     int nodes = f->topo.inter_tp_size * f->topo.inter_dp_size;
-    if (op == VSYM_FUSED_ALLREDUCE || op == VSYM_FUSED_ALLGATHER ||
-        op == VSYM_FUSED_REDUCESCATTER || nodes > 1) {
-        if (f->valid_modes & (1u << VSYM_FUSED_BASELINE)) return VSYM_FUSED_BASELINE;
-        if (op == VSYM_FUSED_ALLREDUCE || op == VSYM_FUSED_ALLGATHER ||
-            op == VSYM_FUSED_REDUCESCATTER)
-            return VSYM_FUSED_ONESHOT;
-    }
+    if ((single || nodes > 1) && (f->valid_modes & (1u << VSYM_FUSED_BASELINE)))
+        return VSYM_FUSED_BASELINE;
+    if (single) return VSYM_FUSED_ONESHOT;
     if (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES)) return VSYM_FUSED_FEWEST_BYTES;
     if (f->valid_modes & (1u << VSYM_FUSED_TWOSHOT)) return VSYM_FUSED_TWOSHOT;
     return VSYM_FUSED_ONESHOT;
