@@ -436,6 +436,8 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
     json_object_set_new(cfg, "version", json_string(vsym_version()));
     json_object_set_new(cfg, "settings", settings);
     json_object_set_new(cfg, "settings_from_env", from_env);
+    /* VSYM_NT_THRESHOLD=auto resolved on this rank's CPU */
+    json_object_set_new(cfg, "nt_threshold_bytes", json_integer((json_int_t)vsym_util_nt_threshold()));
     json_object_set_new(cfg, "command", json_string(cmd));
     json_object_set_new(cfg, "iterations_option", json_integer(b->opts->iterations));
     json_object_set_new(cfg, "warmup_option", json_integer(b->opts->warmup));

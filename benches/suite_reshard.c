@@ -71,7 +71,8 @@ static int lcm(int a, int b)
 }
 
 /* Sum a count over the world. */
-static vsym_status_t sum_u64(vsym_bench_t *b, uint64_t *v)
+/* *v becomes the sum (or the largest) of every rank's *v. */
+static vsym_status_t reduce_u64(vsym_bench_t *b, uint64_t *v, int largest)
 {
     uint64_t *all = calloc((size_t)b->nranks, sizeof(uint64_t));
     if (!all) return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "reshard bench: no memory");
@@ -79,7 +80,7 @@ static vsym_status_t sum_u64(vsym_bench_t *b, uint64_t *v)
     if (st == VSYM_OK) {
         *v = 0;
         for (int i = 0; i < b->nranks; i++)
-            *v += all[i];
+            *v = largest ? (all[i] > *v ? all[i] : *v) : *v + all[i];
     }
     free(all);
     return st;
@@ -141,6 +142,8 @@ static int reshard_run(vsym_bench_t *b)
     vsym_reshard_exec_t *x = NULL;
     vsym_copy_t *svc = NULL;
     char *src_arena = NULL, *dst_arena = NULL, *csend = NULL, *crecv = NULL;
+    vsym_obj_t *dst_obj = NULL, *crecv_obj = NULL;
+    int in_heap = 0;
     void **src = NULL, **dst = NULL;
     vsym_status_t st = o->model ? vsym_reshard_model_preset(o->model, &full)
                                 : vsym_reshard_model_load(o->model_file, &full);
@@ -183,9 +186,35 @@ static int reshard_run(vsym_bench_t *b)
         stot += vsym_reshard_shard_bytes(m, &ls, me, t);
         dtot += vsym_reshard_shard_bytes(m, &ld, me, t);
     }
+    /* The bytes this rank sends and receives (the copy baseline's buffers). */
+    size_t nops = vsym_reshard_plan_num_ops(plan), sbytes = 0, rbytes = 0;
+    for (size_t i = 0; i < nops; i++) {
+        vsym_reshard_op_t op;
+        vsym_reshard_plan_op(plan, i, NULL, &op);
+        if (op.dir != VSYM_RESHARD_RECV) sbytes += op.bytes;
+        if (op.dir != VSYM_RESHARD_SEND) rbytes += op.bytes;
+    }
+    /* Destination shards and the baseline's receive buffer live in the symmetric heap when both
+     * fit (with room left for the copy service's staging): as refit buffers of a training job
+     * would be symmetric memory, and so that the copy service can store rows straight into them
+     * over shared memory. Otherwise ordinary memory (reached with process_vm_writev). */
+    uint64_t dmax = dtot + 1, rmax = rbytes + 1;
+    st = reduce_u64(b, &dmax, 1);
+    if (st == VSYM_OK) st = reduce_u64(b, &rmax, 1);
+    if (st != VSYM_OK) goto out;
+    in_heap = dmax + rmax + (64u << 20) <= vsym_config_size(VSYM_CFG_HEAP_SIZE);
+    if (in_heap) {
+        st = vsym_alloc(b->world, dmax, &dst_obj);
+        if (st == VSYM_OK) st = vsym_alloc(b->world, rmax, &crecv_obj);
+        if (st != VSYM_OK) goto out;
+        dst_arena = vsym_obj_ptr(dst_obj);
+        crecv = vsym_obj_ptr(crecv_obj);
+    } else {
+        dst_arena = malloc(dtot + 1);
+        crecv = malloc(rbytes + 1);
+    }
     src_arena = malloc(stot + 1);
-    dst_arena = malloc(dtot + 1);
-    if (!src || !dst || !src_arena || !dst_arena) {
+    if (!src || !dst || !src_arena || !dst_arena || !crecv) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "reshard: no memory for %zu + %zu bytes of shards", stot,
                        dtot);
         goto out;
@@ -219,20 +248,12 @@ static int reshard_run(vsym_bench_t *b)
         if (dst[t]) vsym_reshard_pattern_check(m, &ld, me, t, dst[t], &w, NULL);
         wrong += w;
     }
-    st = sum_u64(b, &wrong);
+    st = reduce_u64(b, &wrong, 0);
     if (st != VSYM_OK) goto out;
 
     /* The copy service alone on the same tasks, between contiguous buffers. */
-    size_t nops = vsym_reshard_plan_num_ops(plan), sbytes = 0, rbytes = 0;
-    for (size_t i = 0; i < nops; i++) {
-        vsym_reshard_op_t op;
-        vsym_reshard_plan_op(plan, i, NULL, &op);
-        if (op.dir != VSYM_RESHARD_RECV) sbytes += op.bytes;
-        if (op.dir != VSYM_RESHARD_SEND) rbytes += op.bytes;
-    }
     csend = malloc(sbytes + 1);
-    crecv = malloc(rbytes + 1);
-    if (!csend || !crecv) {
+    if (!csend) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "reshard: no memory for the copy baseline");
         goto out;
     }
@@ -270,8 +291,10 @@ static int reshard_run(vsym_bench_t *b)
     char title[512], lsb[128], ldb[128];
     vsym_reshard_layout_format(&ls, lsb, sizeof(lsb));
     vsym_reshard_layout_format(&ld, ldb, sizeof(ldb));
-    snprintf(title, sizeof(title), "reshard %s (1/%d of each dimension): %s -> %s, %d ranks",
-             vsym_reshard_model_name(full), divisor, lsb, ldb, n);
+    snprintf(title, sizeof(title),
+             "reshard %s (1/%d of each dimension): %s -> %s, %d ranks, destinations in %s",
+             vsym_reshard_model_name(full), divisor, lsb, ldb, n,
+             in_heap ? "the symmetric heap" : "malloc'd memory");
     vsym_bench_table_header(b, title, title, cols, NCOLS);
     double row[NCOLS] = {(double)ps.bytes_moved,
                          (double)ps.bytes_local,
@@ -306,14 +329,20 @@ static int reshard_run(vsym_bench_t *b)
     json_object_set_new(rec, "copy_bw_gbs", json_real(cbw));
     json_object_set_new(rec, "ratio_to_copy", json_real(ratio));
     json_object_set_new(rec, "wrong", json_integer((json_int_t)wrong));
+    json_object_set_new(rec, "dst_memory", json_string(in_heap ? "symmetric heap" : "malloc"));
     st = vsym_bench_record_emit(b, rec);
 out:;
     vsym_status_t cst = vsym_copy_destroy(svc), xst = vsym_reshard_exec_destroy(x);
     if (cst == VSYM_OK) cst = xst;
     free(csend);
-    free(crecv);
     free(src_arena);
-    free(dst_arena);
+    if (dst_obj || crecv_obj) {
+        vsym_status_t ost = vsym_obj_free(crecv_obj), dst_st = vsym_obj_free(dst_obj);
+        if (cst == VSYM_OK) cst = ost != VSYM_OK ? ost : dst_st;
+    } else {
+        free(crecv);
+        free(dst_arena);
+    }
     free(src);
     free(dst);
     vsym_reshard_plan_destroy(plan);

@@ -58,6 +58,19 @@ int main(void)
     memset(send_buf, 0x5A, sizeof(send_buf));
     memset(recv_buf, 0xEE, sizeof(recv_buf));
 
+    /* Rows that do not describe the size: refused at registration, naming the task. */
+    VSYM_CHECK_STATUS(vsym_copy_register_send_rows(svc, 70, send_buf, 0, 64, 0, 16, last),
+                      VSYM_ERR_BAD_SIZE, "task 70: rows of 0 bytes");
+    VSYM_CHECK_STATUS(
+        vsym_copy_register_receive_rows(svc, 71, recv_buf, 0, 60, 16, 32, 0), VSYM_ERR_BAD_SIZE,
+        "task 71: 60 bytes in rows of 16 bytes 32 apart: the size is not a whole number of rows");
+    VSYM_CHECK_STATUS(
+        vsym_copy_register_send_rows(svc, 72, send_buf, 0, 64, 16, 8, last), VSYM_ERR_BAD_SIZE,
+        "task 72: 64 bytes in rows of 16 bytes 8 apart: the stride is shorter than a row");
+    VSYM_CHECK_STATUS(
+        vsym_copy_register_receive_rows(svc, 73, recv_buf, SIZE_MAX - 100, 64, 16, 1u << 20, 0),
+        VSYM_ERR_INVALID_PARAM, "task 73: position");
+
     /* Duplicate id on the send side: rank 0 sends task 100 twice. */
     register_valid(svc, me, n);
     if (me == 0) {

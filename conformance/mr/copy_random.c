@@ -3,7 +3,8 @@
  * ranges) are registered, scheduled once, run several times with new data each time, cleared, and
  * replaced by a new set. Every byte of every receive range is checked, and every byte between
  * ranges must be untouched. Phases: default staging; small staging (tasks segmented, the two
- * staging slots alternate); an all-to-all with equal receive buffers (every byte zero copy); an
+ * staging slots alternate); an all-to-all with equal receive buffers (every byte zero copy);
+ * column blocks registered as rows (symmetric or malloc'd receive matrix, chunks inside rows); an
  * empty set. Schedule statistics must be the same on every rank and consistent. */
 #include <stdint.h>
 #include <stdio.h>
@@ -321,6 +322,85 @@ static void phase_zero_copy(vsym_copy_t *svc, vsym_team_t *team, size_t block)
     release(&ts);
 }
 
+/* Column blocks in rows: rank s sends rank d the d-th block of its send matrix (R/2 rows of 2W
+ * bytes) and rank d receives it as the s-th block of its receive matrix (R rows of W bytes, the
+ * rows n*W + 7 bytes apart, so 7 bytes after each row belong to no block). The two sides cut the
+ * same bytes into rows of different lengths; the receive matrix is malloc'd memory or symmetric
+ * heap memory (heap = 1); chunk, when set, cuts tasks inside rows. Every byte of every block is
+ * checked, and the bytes of no block must keep the sentinel. */
+static void phase_rows(vsym_copy_t *svc, vsym_team_t *team, int heap, int staged, const char *chunk,
+                       const char *phase)
+{
+    enum { R = 64, W = 37 };
+    const int me = vsym_team_rank(team), n = vsym_team_size(team);
+    const size_t sstride = (size_t)n * 2 * W, rstride = (size_t)n * W + 7;
+    const size_t slen = (R / 2) * sstride, rlen = R * rstride, block = (size_t)R * W;
+    unsigned char *sm = malloc(slen), *rm = NULL;
+    vsym_obj_t *robj = NULL;
+    if (heap) {
+        VSYM_CHECK_OK(vsym_alloc(team, rlen, &robj));
+        rm = vsym_obj_ptr(robj);
+    } else {
+        rm = malloc(rlen);
+    }
+    VSYM_CHECK(sm != NULL && rm != NULL, "no memory");
+    for (int d = 0; d < n; d++)
+        VSYM_CHECK_OK(
+            vsym_copy_register_send_rows(svc, 9000000u + (uint64_t)me * 1000u + (uint64_t)d, sm,
+                                         (size_t)d * 2 * W, block, 2 * W, sstride, d));
+    for (int s = n; s-- > 0;)
+        VSYM_CHECK_OK(vsym_copy_register_receive_rows(svc,
+                                                      9000000u + (uint64_t)s * 1000u + (uint64_t)me,
+                                                      rm, (size_t)s * W, block, W, rstride, s));
+    set_setting("VSYM_COPY_ZERO_COPY", staged ? "0" : "1");
+    set_setting("VSYM_COPY_CHUNK", chunk);
+    VSYM_CHECK_OK(vsym_copy_schedule(svc));
+    set_setting("VSYM_COPY_CHUNK", NULL);
+    set_setting("VSYM_COPY_ZERO_COPY", NULL);
+    vsym_copy_stats_t st;
+    VSYM_CHECK_OK(vsym_copy_stats(svc, &st));
+    VSYM_CHECK(st.tasks == (uint64_t)n * (uint64_t)n &&
+                   st.total_bytes == (uint64_t)n * (n - 1) * block,
+               "%s: %llu tasks, %llu bytes", phase, (unsigned long long)st.tasks,
+               (unsigned long long)st.total_bytes);
+    /* Rows are stored in place only where the sender can store into the receive matrix. */
+    if (n > 1 && all_shm(team) && heap && !staged)
+        VSYM_CHECK(st.zero_copy_bytes == st.total_bytes, "%s: %llu of %llu bytes zero copy", phase,
+                   (unsigned long long)st.zero_copy_bytes, (unsigned long long)st.total_bytes);
+    if (!heap || staged)
+        VSYM_CHECK(st.staged_bytes == st.total_bytes, "%s: %llu of %llu bytes staged", phase,
+                   (unsigned long long)st.staged_bytes, (unsigned long long)st.total_bytes);
+    for (int run = 1; run <= 2; run++) {
+        /* Byte k of the block for d sits in row k / (2W), column k % (2W) of block d. */
+        for (int d = 0; d < n; d++)
+            for (size_t k = 0; k < block; k++)
+                sm[(k / (2 * W)) * sstride + (size_t)d * 2 * W + k % (2 * W)] =
+                    pattern((uint64_t)me * 1000u + (uint64_t)d, k, run);
+        memset(rm, SENTINEL, rlen);
+        VSYM_CHECK_OK(vsym_copy_run(svc));
+        for (size_t off = 0; off < rlen; off++) {
+            const size_t row = off / rstride, col = off % rstride;
+            if (col >= (size_t)n * W) {
+                VSYM_CHECK(rm[off] == SENTINEL, "%s run %d: byte %zu between blocks was written",
+                           phase, run, off);
+                continue;
+            }
+            const int s = (int)(col / W);
+            const size_t k = row * W + col % W;
+            const unsigned char want = pattern((uint64_t)s * 1000u + (uint64_t)me, k, run);
+            VSYM_CHECK(rm[off] == want,
+                       "%s run %d: block from rank %d byte %zu is 0x%02x, expected 0x%02x", phase,
+                       run, s, k, rm[off], want);
+        }
+    }
+    VSYM_CHECK_OK(vsym_copy_clear(svc));
+    free(sm);
+    if (heap)
+        VSYM_CHECK_OK(vsym_obj_free(robj));
+    else
+        free(rm);
+}
+
 int main(void)
 {
     vsym_ctx_t *ctx;
@@ -349,6 +429,12 @@ int main(void)
     phase_random(svc, world, 3, (size_t)n * 8, 100000, 2, 1, "random, 5000-byte chunks, staged");
     set_setting("VSYM_COPY_CHUNK", NULL);
     set_setting("VSYM_COPY_STAGING", NULL);
+
+    phase_rows(svc, world, 1, 0, NULL, "rows, heap");
+    phase_rows(svc, world, 0, 0, NULL, "rows, malloc");
+    phase_rows(svc, world, 1, 1, NULL, "rows, heap, staged");
+    phase_rows(svc, world, 1, 0, "1000", "rows, heap, 1000-byte chunks");
+    phase_rows(svc, world, 0, 0, "1000", "rows, malloc, 1000-byte chunks");
 
     if (n > 1) phase_zero_copy(svc, world, COPY_TEST_SLOW ? (16u << 20) : (256u << 10) + 3);
 

@@ -80,6 +80,42 @@ int main(void)
     expect(overlap, 6, VSYM_ERR_BAD_TASK,
            (const char *const[]){"tasks 20 and 21: overlapping receive ranges on rank 1",
                                  "1 invalid task", NULL});
+    /* Ranges in rows: column blocks of one matrix interleave without sharing a byte (valid);
+     * a block one byte wider than its columns, a contiguous range over a row of another block,
+     * and a block whose last row meets a later range do share bytes. Matrix at 0x1000: 8 rows
+     * of 40 bytes; blocks of 10 bytes. */
+    vsym_copy_reg_t cols[8];
+    for (int c = 0; c < 4; c++) {
+        cols[2 * c] = S(50 + (uint64_t)c, 80, c, 1);
+        cols[2 * c + 1] = R(50 + (uint64_t)c, 80, 1, c, 0x1000 + 10 * (uint64_t)c);
+        cols[2 * c + 1].row = 10;
+        cols[2 * c + 1].stride = 40;
+    }
+    tasks = NULL;
+    VSYM_CHECK_OK(vsym_copy_match(cols, 8, 4, &tasks, &ntasks));
+    VSYM_CHECK(ntasks == 4, "column blocks: %zu tasks", ntasks);
+    free(tasks);
+    cols[3].row = 11; /* block 51: 11 bytes per row, 88 bytes */
+    cols[2].size = cols[3].size = 88;
+    expect(cols, 8, VSYM_ERR_BAD_TASK,
+           (const char *const[]){"tasks 51 and 52: overlapping receive ranges on rank 1",
+                                 "1 invalid task", NULL});
+    cols[3].row = 10;
+    cols[2].size = cols[3].size = 80;
+    vsym_copy_reg_t row_hit[] = {cols[0], cols[1], S(60, 4, 2, 1),
+                                 R(60, 4, 1, 2, 0x1000 + 3 * 40 + 8)};
+    expect(row_hit, 4, VSYM_ERR_BAD_TASK,
+           (const char *const[]){"tasks 50 and 60: overlapping receive ranges on rank 1", NULL});
+    vsym_copy_reg_t row_miss[] = {cols[0], cols[1], S(61, 30, 2, 1),
+                                  R(61, 30, 1, 2, 0x1000 + 3 * 40 + 10)};
+    tasks = NULL;
+    VSYM_CHECK_OK(vsym_copy_match(row_miss, 4, 4, &tasks, &ntasks));
+    free(tasks);
+    vsym_copy_reg_t tail[] = {cols[0], cols[1], S(62, 8, 2, 1),
+                              R(62, 8, 1, 2, 0x1000 + 7 * 40 + 9)};
+    expect(tail, 4, VSYM_ERR_BAD_TASK,
+           (const char *const[]){"tasks 50 and 62: overlapping receive ranges on rank 1", NULL});
+
     vsym_copy_reg_t bad_peer[] = {S(30, 8, 0, 7), R(31, 8, 1, 0, 0x1000), S(31, 8, 0, 1)};
     bad_peer[0].kind |= VSYM_COPY_REG_BAD_PEER;
     expect(

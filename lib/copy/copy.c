@@ -11,7 +11,11 @@
  * then adds 1 to done[me] on d, ordered after the data. A receiver posts its notices in the order
  * of its receive batches: at once for batches written straight into the receive buffers (they
  * are free as soon as the receiver has entered run()), and for staged batches only when their
- * staging slot has been unpacked. Nothing is global: a rank waits only for its own peers. */
+ * staging slot has been unpacked. Nothing is global: a rank waits only for its own peers.
+ *
+ * Rows. A registration may lay its bytes out in rows (vsym_copy_register_*_rows). Scheduling
+ * only counts bytes; moving walks both sides' layouts at once (seg_walk_t), one segment per
+ * stretch that stays inside a row on both sides. See piece_round() for where rows go in place. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +39,8 @@ typedef struct local_reg {
     char *buffer;
     size_t position;
     size_t size;
+    size_t row;    /* 0: contiguous; else the bytes lie in rows of row bytes ... */
+    size_t stride; /* ... stride bytes apart */
     int peer;
     uint32_t region; /* receives: index of the buffer region, UINT32_MAX when none */
 } local_reg_t;
@@ -83,6 +89,7 @@ struct vsym_copy {
     uint32_t *recv_index;  /* per batch this rank receives: 1 + the number of batches from
                             * the same sender before it in iteration order */
     uint32_t *recv_count;  /* per peer: batches received from it per run */
+    uint8_t *rank_verbs;   /* per rank: it reaches some peer over verbs */
     uint64_t *sent_total;  /* per peer: batches ever sent to it */
     uint64_t *recv_total;  /* per peer: batches ever received from it */
     vsym_copy_stats_t stats;
@@ -104,9 +111,10 @@ static vsym_status_t list_push(reg_list_t *l, const local_reg_t *r)
     return VSYM_OK;
 }
 
+/* row == 0: contiguous; else rows of row bytes, stride apart. */
 static vsym_status_t reg_common(vsym_copy_t *svc, const char *what, uint64_t task_id,
-                                const void *buffer, size_t position, size_t size, int peer,
-                                reg_list_t *list)
+                                const void *buffer, size_t position, size_t size, size_t row,
+                                size_t stride, int peer, reg_list_t *list)
 {
     if (svc == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "copy %s: NULL service", what);
     if (svc->scheduled)
@@ -116,14 +124,28 @@ static vsym_status_t reg_common(vsym_copy_t *svc, const char *what, uint64_t tas
     if (buffer == NULL && size > 0)
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "copy %s: task %llu: NULL buffer of %zu bytes",
                          what, (ull)task_id, size);
-    if (position + size < position || (uintptr_t)buffer + position + size < (uintptr_t)buffer)
+    /* Rows back to back, or one row: contiguous. */
+    if (row > 0 && size % row == 0 && (row == stride || row == size)) row = stride = 0;
+    if (row > 0 && (size % row != 0 || stride < row))
+        return VSYM_FAIL(VSYM_ERR_BAD_SIZE,
+                         "copy %s: task %llu: %zu bytes in rows of %zu bytes %zu apart: %s", what,
+                         (ull)task_id, size, row, stride,
+                         size % row != 0 ? "the size is not a whole number of rows"
+                                         : "the stride is shorter than a row");
+    const size_t span = row > 0 && (size / row - 1) > (SIZE_MAX - row) / stride
+                            ? SIZE_MAX
+                            : (size_t)vsym_copy_rows_span(size, row, stride);
+    if (span == SIZE_MAX || position + span < position ||
+        (uintptr_t)buffer + position + span < (uintptr_t)buffer)
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM,
-                         "copy %s: task %llu: position %zu + size %zu overflows", what,
+                         "copy %s: task %llu: position %zu + %zu bytes overflows", what,
                          (ull)task_id, position, size);
     local_reg_t r = {.id = task_id,
                      .buffer = (char *)(uintptr_t)buffer,
                      .position = position,
                      .size = size,
+                     .row = row,
+                     .stride = stride,
                      .peer = peer,
                      .region = UINT32_MAX};
     if (peer < 0 || peer >= svc->size) {
@@ -142,15 +164,39 @@ VSYM_API vsym_status_t vsym_copy_register_send(vsym_copy_t *svc, uint64_t task_i
                                                const void *buffer, size_t position, size_t size,
                                                int dest_rank)
 {
-    return reg_common(svc, "register_send", task_id, buffer, position, size, dest_rank,
+    return reg_common(svc, "register_send", task_id, buffer, position, size, 0, 0, dest_rank,
                       svc ? &svc->sends : NULL);
+}
+
+VSYM_API vsym_status_t vsym_copy_register_send_rows(vsym_copy_t *svc, uint64_t task_id,
+                                                    const void *buffer, size_t position,
+                                                    size_t size, size_t row_bytes, size_t stride,
+                                                    int dest_rank)
+{
+    if (row_bytes == 0 && size > 0)
+        return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "copy register_send_rows: task %llu: rows of 0 bytes",
+                         (ull)task_id);
+    return reg_common(svc, "register_send_rows", task_id, buffer, position, size, row_bytes, stride,
+                      dest_rank, svc ? &svc->sends : NULL);
 }
 
 VSYM_API vsym_status_t vsym_copy_register_receive(vsym_copy_t *svc, uint64_t task_id, void *buffer,
                                                   size_t position, size_t size, int src_rank)
 {
-    return reg_common(svc, "register_receive", task_id, buffer, position, size, src_rank,
+    return reg_common(svc, "register_receive", task_id, buffer, position, size, 0, 0, src_rank,
                       svc ? &svc->recvs : NULL);
+}
+
+VSYM_API vsym_status_t vsym_copy_register_receive_rows(vsym_copy_t *svc, uint64_t task_id,
+                                                       void *buffer, size_t position, size_t size,
+                                                       size_t row_bytes, size_t stride,
+                                                       int src_rank)
+{
+    if (row_bytes == 0 && size > 0)
+        return VSYM_FAIL(VSYM_ERR_BAD_SIZE,
+                         "copy register_receive_rows: task %llu: rows of 0 bytes", (ull)task_id);
+    return reg_common(svc, "register_receive_rows", task_id, buffer, position, size, row_bytes,
+                      stride, src_rank, svc ? &svc->recvs : NULL);
 }
 
 /* ---- Create / destroy --------------------------------------------------------------------- */
@@ -219,6 +265,8 @@ static vsym_status_t drop_schedule(vsym_copy_t *svc)
     free(svc->batch_slot);
     free(svc->recv_index);
     free(svc->recv_count);
+    free(svc->rank_verbs);
+    svc->rank_verbs = NULL;
     svc->staging = NULL;
     svc->round_obj = NULL;
     svc->round_dummy = NULL;
@@ -331,9 +379,10 @@ static vsym_status_t build_regions(vsym_copy_t *svc)
         char *buffer = rv[idx[k]].buffer;
         size_t lo = SIZE_MAX, hi = 0;
         for (; k < m && rv[idx[k]].buffer == buffer; k++) {
-            if (rv[idx[k]].position < lo) lo = rv[idx[k]].position;
-            if (rv[idx[k]].position + rv[idx[k]].size > hi)
-                hi = rv[idx[k]].position + rv[idx[k]].size;
+            const local_reg_t *q = &rv[idx[k]];
+            const size_t end = q->position + vsym_copy_rows_span(q->size, q->row, q->stride);
+            if (q->position < lo) lo = q->position;
+            if (end > hi) hi = end;
         }
         by_base[nb++] = (region_t){.base = buffer + lo, .extent = hi - lo};
     }
@@ -436,11 +485,16 @@ static vsym_status_t exchange(vsym_copy_t *svc, uint64_t chunk, uint64_t **exten
         ext[q] = svc->regions[q].extent;
     vsym_copy_reg_t *out = (vsym_copy_reg_t *)(void *)(ext + svc->nregions);
     size_t k = 0;
+    /* The symmetric heap starts at the heap offset 0 of every object allocated in it. */
+    const char *heap_lo = (const char *)vsym_obj_ptr(svc->ctrl) - vsym_obj_heap_offset(svc->ctrl);
+    const size_t heap_size = vsym_config_size(VSYM_CFG_HEAP_SIZE);
     for (size_t i = 0; i < svc->sends.n; i++, k++) {
         const local_reg_t *r = &svc->sends.v[i];
         out[k] = (vsym_copy_reg_t){.id = r->id,
                                    .size = r->size,
                                    .addr = (uint64_t)(uintptr_t)(r->buffer + r->position),
+                                   .row = r->row,
+                                   .stride = r->stride,
                                    .rank = svc->rank,
                                    .peer = r->peer,
                                    .kind = VSYM_COPY_REG_SEND,
@@ -449,16 +503,24 @@ static vsym_status_t exchange(vsym_copy_t *svc, uint64_t chunk, uint64_t **exten
     for (size_t i = 0; i < svc->recvs.n; i++, k++) {
         const local_reg_t *r = &svc->recvs.v[i];
         uint64_t off = 0;
-        if (r->region != UINT32_MAX)
-            off = (uint64_t)(r->buffer + r->position - svc->regions[r->region].base);
+        uint32_t direct = 0;
+        if (r->region != UINT32_MAX) {
+            const region_t *g = &svc->regions[r->region];
+            off = (uint64_t)(r->buffer + r->position - g->base);
+            direct = g->base >= heap_lo && g->extent <= heap_size &&
+                     (size_t)(g->base - heap_lo) <= heap_size - g->extent;
+        }
         out[k] = (vsym_copy_reg_t){.id = r->id,
                                    .size = r->size,
                                    .addr = (uint64_t)(uintptr_t)(r->buffer + r->position),
                                    .buf_off = off,
+                                   .row = r->row,
+                                   .stride = r->stride,
                                    .rank = svc->rank,
                                    .peer = r->peer,
                                    .kind = VSYM_COPY_REG_RECV,
-                                   .buf = r->region};
+                                   .buf = r->region,
+                                   .direct = direct};
     }
     for (size_t i = 0; i < svc->bad.n; i++, k++) {
         const local_reg_t *r = &svc->bad.v[i];
@@ -485,8 +547,10 @@ static vsym_status_t exchange(vsym_copy_t *svc, uint64_t chunk, uint64_t **exten
     svc->regs = malloc((total_regs ? total_regs : 1) * sizeof(vsym_copy_reg_t));
     svc->reg_base = malloc((n + 1) * sizeof(size_t));
     svc->region_base = malloc((n + 1) * sizeof(size_t));
+    svc->rank_verbs = calloc(n, 1);
     uint64_t *extents = malloc((total_regions ? total_regions : 1) * sizeof(uint64_t));
-    if (svc->regs == NULL || svc->reg_base == NULL || svc->region_base == NULL || extents == NULL) {
+    if (svc->regs == NULL || svc->reg_base == NULL || svc->region_base == NULL || extents == NULL ||
+        svc->rank_verbs == NULL) {
         free(all), free(extents);
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy schedule: no memory for %zu registrations",
                          total_regs);
@@ -509,6 +573,7 @@ static vsym_status_t exchange(vsym_copy_t *svc, uint64_t chunk, uint64_t **exten
         svc->reg_base[r] = at_reg;
         svc->region_base[r] = at_region;
         any_verbs |= (hr->uses_verbs != 0);
+        svc->rank_verbs[r] = hr->uses_verbs != 0;
         memcpy(extents + at_region, b + sizeof(*hr), hr->nregions * sizeof(uint64_t));
         memcpy(svc->regs + at_reg, b + sizeof(*hr) + hr->nregions * sizeof(uint64_t),
                hr->nregs * sizeof(vsym_copy_reg_t));
@@ -632,11 +697,18 @@ out:
     return st;
 }
 
-/* The rendezvous round of the receive region that piece p lands in, or -1 (staged). */
+/* The rendezvous round of the receive region that piece p lands in, or -1 (staged). A task in
+ * rows on either side is written in place only where the sender can store into the region
+ * (it lies in the receiver's symmetric heap and the sender uses shared memory only); elsewhere
+ * a row would be a system call (process_vm_writev) or a NIC write of its own, and the rows go
+ * through the staging slot instead, written there and unpacked by the receiver. Every rank
+ * decides the same from the exchanged registrations. */
 static int piece_round(const vsym_copy_t *svc, const vsym_copy_piece_t *p)
 {
-    const vsym_copy_reg_t *rr = &svc->regs[svc->tasks[p->task].recv_reg];
+    const vsym_copy_sched_task_t *t = &svc->tasks[p->task];
+    const vsym_copy_reg_t *rr = &svc->regs[t->recv_reg], *sr = &svc->regs[t->send_reg];
     if (rr->buf == UINT32_MAX) return -1;
+    if ((rr->row != 0 || sr->row != 0) && (!rr->direct || svc->rank_verbs[sr->rank])) return -1;
     return svc->region_round[svc->region_base[rr->rank] + rr->buf];
 }
 
@@ -776,8 +848,47 @@ static vsym_status_t wait_counter(vsym_copy_t *svc, size_t off, uint64_t value, 
     return VSYM_OK;
 }
 
+/* A walk over bytes of a task laid out one way at the source and another at the destination
+ * (each contiguous, row 0, or in rows): one segment per call, as long as both sides stay inside
+ * a row. s and d are the task's byte indices on each side. */
+typedef struct seg_walk {
+    uint64_t s, srow, sstride;
+    uint64_t d, drow, dstride;
+    uint64_t left;
+} seg_walk_t;
+
+/* The next segment: its offsets from each side's first byte and its length; 0 when done. */
+static int seg_next(seg_walk_t *w, uint64_t *soff, uint64_t *doff, uint64_t *len)
+{
+    if (w->left == 0) return 0;
+    uint64_t n = w->left, a = vsym_copy_rows_left(w->s, w->srow),
+             b = vsym_copy_rows_left(w->d, w->drow);
+    if (a < n) n = a;
+    if (b < n) n = b;
+    *soff = vsym_copy_rows_at(w->s, w->srow, w->sstride);
+    *doff = vsym_copy_rows_at(w->d, w->drow, w->dstride);
+    *len = n;
+    w->s += n;
+    w->d += n;
+    w->left -= n;
+    return 1;
+}
+
+/* Bytes [k, k + len) of a task from one layout to another in this rank's memory (memmove: a
+ * local task may copy within one buffer). */
+static void move_local(char *dst, uint64_t drow, uint64_t dstride, const char *src, uint64_t srow,
+                       uint64_t sstride, uint64_t k, uint64_t len)
+{
+    seg_walk_t w = {k, srow, sstride, k, drow, dstride, len};
+    uint64_t so, dof, n;
+    while (seg_next(&w, &so, &dof, &n))
+        memmove(dst + dof, src + so, n);
+}
+
 /* Write batch e to its receiver: pieces straight into the receive region or into the staging
- * slot, then the done counter, which the fence orders after every piece. */
+ * slot, then the done counter, which the fence orders after every piece. Pieces with rows on
+ * either side go row piece by row piece: stores through the peer's mapping over shared memory,
+ * one put each otherwise. */
 static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
 {
     const vsym_copy_sched_t *s = &svc->sched;
@@ -788,33 +899,64 @@ static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
     if (st != VSYM_OK) return st;
     const size_t my_base = svc->reg_base[svc->rank];
     const size_t slot = svc->batch_slot[e];
+    size_t puts = 0; /* puts before the last one, which carries the signal */
     for (uint32_t k = 0; k < b->num_pieces; k++) {
         const vsym_copy_piece_t *p = &s->pieces[b->first_piece + k];
         const vsym_copy_sched_task_t *t = &svc->tasks[p->task];
         const local_reg_t *sr = &svc->sends.v[t->send_reg - my_base];
-        const char *src = sr->buffer + sr->position + p->task_offset;
+        const vsym_copy_reg_t *rr = &svc->regs[t->recv_reg];
+        const char *src = sr->buffer + sr->position;
+        const int last = k + 1 == b->num_pieces;
         int round = piece_round(svc, p);
         vsym_obj_t *obj;
-        size_t off;
+        seg_walk_t w = {p->task_offset, sr->row, sr->stride, 0, 0, 0, p->size};
+        size_t base;
         if (round >= 0) {
             obj = svc->round_obj[round];
-            off = svc->regs[t->recv_reg].buf_off + p->task_offset;
+            base = rr->buf_off;
+            w.d = p->task_offset;
+            w.drow = rr->row;
+            w.dstride = rr->stride;
         } else {
             obj = svc->staging;
-            off = slot * svc->staging_size + p->batch_offset;
+            base = slot * svc->staging_size + p->batch_offset;
         }
-        if (k + 1 < b->num_pieces) {
-            st = vsym_put_nbi(obj, d, off, src, p->size);
-        } else {
-            /* Every earlier piece lands before the last one and its signal. */
-            if (b->num_pieces > 1) {
+        if (w.srow == 0 && w.drow == 0) {
+            if (!last) {
+                st = vsym_put_nbi(obj, d, base + w.d, src + w.s, p->size);
+                puts++;
+            } else {
+                /* Every earlier piece lands before the last one and its signal. */
+                if (puts > 0) {
+                    st = vsym_fence(svc->ctx);
+                    if (st != VSYM_OK) return st;
+                }
+                st = vsym_put_signal(obj, d, base + w.d, src + w.s, p->size, svc->ctrl,
+                                     DONE_OFF(svc, svc->rank), 1, VSYM_SIGNAL_ADD);
+            }
+            if (st != VSYM_OK) return st;
+            continue;
+        }
+        char *peer = vsym_obj_peer_ptr(obj, d);
+        uint64_t so, dof, n;
+        while (seg_next(&w, &so, &dof, &n)) {
+            if (peer != NULL) {
+                vsym_util_copy(peer + base + dof, src + so, n);
+            } else {
+                st = vsym_put_nbi(obj, d, base + dof, src + so, n);
+                if (st != VSYM_OK) return st;
+                puts++;
+            }
+        }
+        if (last) {
+            if (puts > 0) {
                 st = vsym_fence(svc->ctx);
                 if (st != VSYM_OK) return st;
             }
-            st = vsym_put_signal(obj, d, off, src, p->size, svc->ctrl, DONE_OFF(svc, svc->rank), 1,
+            st = vsym_put_signal(obj, d, base, src, 0, svc->ctrl, DONE_OFF(svc, svc->rank), 1,
                                  VSYM_SIGNAL_ADD);
+            if (st != VSYM_OK) return st;
         }
-        if (st != VSYM_OK) return st;
     }
     svc->sent_total[d]++;
     return VSYM_OK;
@@ -875,7 +1017,15 @@ static vsym_status_t recv_staged(vsym_copy_t *svc, int32_t e, notice_state_t *ns
         const vsym_copy_piece_t *p = &s->pieces[b->first_piece + k];
         if (piece_round(svc, p) >= 0) continue; /* written in place by the sender */
         const local_reg_t *rr = &svc->recvs.v[svc->tasks[p->task].recv_reg - my_base];
-        vsym_util_copy(rr->buffer + rr->position + p->task_offset, slot + p->batch_offset, p->size);
+        if (rr->row == 0) {
+            vsym_util_copy(rr->buffer + rr->position + p->task_offset, slot + p->batch_offset,
+                           p->size);
+            continue;
+        }
+        seg_walk_t w = {0, 0, 0, p->task_offset, rr->row, rr->stride, p->size};
+        uint64_t so, dof, len;
+        while (seg_next(&w, &so, &dof, &len))
+            vsym_util_copy(rr->buffer + rr->position + dof, slot + p->batch_offset + so, len);
     }
     ns->staged_freed++;
     return post_notices(svc, ns);
@@ -905,7 +1055,8 @@ VSYM_API vsym_status_t vsym_copy_run(vsym_copy_t *svc)
         if (t->src != svc->rank || t->dst != svc->rank || t->size == 0) continue;
         const local_reg_t *sr = &svc->sends.v[t->send_reg - send_base];
         const local_reg_t *rr = &svc->recvs.v[t->recv_reg - recv_base];
-        memmove(rr->buffer + rr->position, sr->buffer + sr->position, t->size);
+        move_local(rr->buffer + rr->position, rr->row, rr->stride, sr->buffer + sr->position,
+                   sr->row, sr->stride, 0, t->size);
     }
     for (uint32_t it = 0; it < s->iterations; it++) {
         int32_t se = s->send_of[(size_t)it * n + (size_t)svc->rank];

@@ -63,6 +63,26 @@ static int cmp_by_addr(const void *a, const void *b)
 
 typedef unsigned long long ull;
 
+/* Whether two receive ranges share a byte; a starts at or below b. Row by row of a against the
+ * rows of b that can meet it (contiguous ranges are one row). */
+static int rows_overlap(const vsym_copy_reg_t *a, const vsym_copy_reg_t *b)
+{
+    const uint64_t arow = a->row ? a->row : a->size, astride = a->row ? a->stride : a->size;
+    const uint64_t brow = b->row ? b->row : b->size, bstride = b->row ? b->stride : b->size;
+    const uint64_t arows = a->size / arow, brows = b->size / brow;
+    const uint64_t bend = b->addr + vsym_copy_rows_span(b->size, b->row, b->stride);
+    for (uint64_t i = 0; i < arows; i++) {
+        const uint64_t lo = a->addr + i * astride, hi = lo + arow; /* [lo, hi) */
+        if (lo >= bend) break;
+        if (hi <= b->addr) continue;
+        /* rows j of b with b->addr + j * bstride < hi and b->addr + j * bstride + brow > lo */
+        uint64_t jmax = (hi - 1 - b->addr) / bstride;
+        if (jmax >= brows) jmax = brows - 1;
+        if (b->addr + jmax * bstride + brow > lo) return 1;
+    }
+    return 0;
+}
+
 vsym_status_t vsym_copy_match(const vsym_copy_reg_t *regs, size_t nregs, int nranks,
                               vsym_copy_sched_task_t **tasks_p, size_t *ntasks_p)
 {
@@ -149,27 +169,40 @@ vsym_status_t vsym_copy_match(const vsym_copy_reg_t *regs, size_t nregs, int nra
                                                    .recv_reg = (uint32_t)recvs[rj]};
     }
 
-    /* Overlapping receive ranges on one rank: sort by address and compare each range with the
-     * furthest end seen so far on that rank. Empty ranges overlap nothing. */
+    /* Overlapping receive ranges on one rank: sorted by address, each range is compared with
+     * the ranges whose span reaches it (for contiguous ranges: the one reaching furthest, for
+     * rows: each, as column blocks of one matrix interleave). Empty ranges overlap nothing. */
     qsort(idx + nsend, nrecv, sizeof(size_t), cmp_by_addr);
+    size_t *active = malloc((nrecv ? nrecv : 1) * sizeof(size_t));
+    size_t nactive = 0;
     int cur_rank = -1;
-    uint64_t max_end = 0, max_id = 0;
-    for (size_t k = 0; k < nrecv; k++) {
+    for (size_t k = 0; active != NULL && k < nrecv; k++) {
         const vsym_copy_reg_t *r = &regs[recvs[k]];
         if (r->size == 0) continue;
         if (r->rank != cur_rank) {
             cur_rank = r->rank;
-            max_end = 0;
+            nactive = 0;
         }
-        if (r->addr < max_end)
-            report_add(rep, PROBLEM_TASK,
-                       "; tasks %llu and %llu: overlapping receive ranges on rank %d", (ull)max_id,
-                       (ull)r->id, r->rank);
-        if (r->addr + r->size > max_end) {
-            max_end = r->addr + r->size;
-            max_id = r->id;
+        size_t keep = 0;
+        int reported = 0;
+        for (size_t a = 0; a < nactive; a++) {
+            const vsym_copy_reg_t *q = &regs[active[a]];
+            if (q->addr + vsym_copy_rows_span(q->size, q->row, q->stride) <= r->addr)
+                continue; /* ends before this one and every later one starts */
+            active[keep++] = active[a];
+            if (!reported && rows_overlap(q, r)) {
+                report_add(rep, PROBLEM_TASK,
+                           "; tasks %llu and %llu: overlapping receive ranges on rank %d",
+                           (ull)q->id, (ull)r->id, r->rank);
+                reported = 1;
+            }
         }
+        nactive = keep;
+        active[nactive++] = recvs[k];
     }
+    if (active == NULL)
+        report_add(rep, PROBLEM_TASK, "; no memory to check %zu receive ranges", nrecv);
+    free(active);
     free(idx);
 
     size_t problems = rep->count[0] + rep->count[1] + rep->count[2];

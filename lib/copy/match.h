@@ -15,17 +15,41 @@ enum {
     VSYM_COPY_REG_BAD_PEER = 0x10, /* or-ed in: the peer was outside the team at registration */
 };
 
-/* One registration as the team sees it (the wire format of the allgather: 40 bytes). */
+/* One registration as the team sees it (the wire format of the allgather: 72 bytes). */
 typedef struct vsym_copy_reg {
     uint64_t id;
     uint64_t size;
     uint64_t addr;    /* receives: address of the range on its rank (for the overlap check) */
     uint64_t buf_off; /* receives: offset of the range inside its buffer region */
+    uint64_t row;     /* 0: the size bytes are contiguous; else rows of row bytes ... */
+    uint64_t stride;  /* ... stride bytes apart (vsym_copy_register_*_rows) */
     int32_t rank;     /* the registering rank */
     int32_t peer;     /* the rank it names */
     uint32_t kind;    /* VSYM_COPY_REG_SEND or _RECV, maybe | VSYM_COPY_REG_BAD_PEER */
     uint32_t buf;     /* receives: index of its buffer region on its rank */
+    uint32_t direct;  /* receives: the region lies in its rank's symmetric heap (load/store
+                       * reachable from the ranks that reach it over shared memory) */
+    uint32_t pad;
 } vsym_copy_reg_t;
+
+/* Byte k of a task whose bytes lie in rows of row bytes, stride apart (row 0: contiguous), is
+ * at this offset from its first byte. */
+static inline uint64_t vsym_copy_rows_at(uint64_t k, uint64_t row, uint64_t stride)
+{
+    return row ? (k / row) * stride + k % row : k;
+}
+
+/* Bytes from byte k to the end of its row. */
+static inline uint64_t vsym_copy_rows_left(uint64_t k, uint64_t row)
+{
+    return row ? row - k % row : UINT64_MAX;
+}
+
+/* From the first byte of the task to one past its last. */
+static inline uint64_t vsym_copy_rows_span(uint64_t size, uint64_t row, uint64_t stride)
+{
+    return (row && size) ? (size / row - 1) * stride + row : size;
+}
 
 /* Match sends to receives by task id and validate the set. On success *tasks_p (malloc'd, free
  * it) holds one task per id, with send_reg / recv_reg the indices of its registrations in regs,

@@ -1,5 +1,6 @@
 /* The settings table: every VSYM_* environment variable is declared once in config_table.h. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,11 @@ static vsym_status_t parse_value(const setting_decl_t *d, const char *text, long
     char *end;
     switch (d->type) {
     case TYPE_SIZE:
+        /* A size whose default is "auto" is resolved where it is used (SIZE_MAX here). */
+        if (strcmp(d->def, "auto") == 0 && strcmp(text, "auto") == 0) {
+            *sval = SIZE_MAX;
+            return VSYM_OK;
+        }
         if (vsym_util_parse_size(text, sval) != VSYM_OK) {
             char why[128];
             snprintf(why, sizeof(why), "%s", vsym_error_detail());
@@ -105,8 +111,11 @@ static void cache_load(void)
         cache.ival[k] = strtol(t, NULL, 0);
         cache.dval[k] = strtod(t, NULL);
         cache.sval[k] = 0;
-        if (table[k].type == TYPE_SIZE)
-            vsym_util_parse_size(t, &cache.sval[k]);
+        if (table[k].type == TYPE_SIZE) {
+            long iv;
+            double dv;
+            parse_value(&table[k], t, &iv, &cache.sval[k], &dv);
+        }
     }
     __atomic_store_n(&cache.valid, 1, __ATOMIC_RELEASE);
 }

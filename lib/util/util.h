@@ -118,7 +118,9 @@ void vsym_util_set_ranks_per_node(int ranks);
 /* ---- Memory copies ------------------------------------------------------------------------ */
 
 /* Copy for shared-memory transfers: memcpy, or non-temporal stores for copies of at least
- * VSYM_NT_THRESHOLD bytes (which avoid reading the destination's cache lines first). */
+ * vsym_util_nt_threshold() bytes (which avoid reading the destination's cache lines first). */
 void vsym_util_copy(void *dst, const void *src, size_t len);
+/* VSYM_NT_THRESHOLD in force, "auto" resolved (half the last-level cache); 0: never. */
+size_t vsym_util_nt_threshold(void);
 
 #endif

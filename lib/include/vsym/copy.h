@@ -4,7 +4,8 @@
  * Model. A copy task moves size bytes from one rank's memory to another rank's memory (or within
  * one rank). The sending rank registers the task with vsym_copy_register_send(task_id, buffer,
  * position, size, dest_rank); the receiving rank registers the same task id with
- * vsym_copy_register_receive(task_id, buffer, position, size, src_rank). A task whose sender and
+ * vsym_copy_register_receive(task_id, buffer, position, size, src_rank) (or the _rows variants,
+ * for bytes that lie in rows of a matrix on either side). A task whose sender and
  * receiver are the same rank is registered on that rank on both sides and becomes a local copy.
  * Task ids are chosen by the caller and must be unique over the team's registered set: each id
  * has exactly one send and exactly one receive. (A planner that every rank runs alike, such as
@@ -129,6 +130,28 @@ VSYM_API vsym_status_t vsym_copy_register_send(vsym_copy_t *svc, uint64_t task_i
  * Same errors and rules as vsym_copy_register_send(). */
 VSYM_API vsym_status_t vsym_copy_register_receive(vsym_copy_t *svc, uint64_t task_id, void *buffer,
                                                   size_t position, size_t size, int src_rank);
+
+/* The same, for a task whose bytes lie in rows on this side (a block of columns of a row-major
+ * matrix): size / row_bytes rows of row_bytes bytes, the first at buffer + position, each
+ * stride bytes after the one before. The task's bytes are its rows in order; the other side
+ * may be contiguous or in rows of another shape. The service writes rows straight into a
+ * receive buffer (zero copy) or packs and unpacks them through its staging slots, so no caller
+ * packing is needed. Receive ranges overlap when they share a byte: column blocks of one matrix
+ * registered by different tasks interleave without overlapping. Rows are written in place when
+ * the sender can store into the receive buffer (it lies in the receiver's symmetric heap, e.g.
+ * vsym_alloc() memory, and the sender reaches every peer over shared memory); elsewhere (other
+ * memory, reached by a system call per write; verbs) they go through the staging slots, which
+ * costs the receiver one more copy. Errors as above, and
+ * VSYM_ERR_BAD_SIZE when row_bytes is 0, size is not a multiple of row_bytes, or stride is
+ * smaller than row_bytes. */
+VSYM_API vsym_status_t vsym_copy_register_send_rows(vsym_copy_t *svc, uint64_t task_id,
+                                                    const void *buffer, size_t position,
+                                                    size_t size, size_t row_bytes, size_t stride,
+                                                    int dest_rank);
+VSYM_API vsym_status_t vsym_copy_register_receive_rows(vsym_copy_t *svc, uint64_t task_id,
+                                                       void *buffer, size_t position, size_t size,
+                                                       size_t row_bytes, size_t stride,
+                                                       int src_rank);
 
 /* Validate the registered set of the whole team and build the schedule. Collective over the
  * team. No byte of any task moves. Every rank checks the allgathered set of the whole team, so

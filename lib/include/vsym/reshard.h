@@ -280,9 +280,9 @@ typedef struct vsym_reshard_exec_options {
 /* Prepare this rank's transfers (the plan must have been created with keep_rank = my rank in
  * team; plan ranks are team ranks) over a copy service of team. src[t] is my local shard of
  * tensor t in the source layout (NULL where I hold none), dst[t] my shard in the destination
- * layout. Contiguous slices move straight between the tensors (zero copy on the receiving side);
- * strided slices are packed into a send staging buffer before each run and unpacked from a
- * receive staging buffer after it; local ops are copied directly. Source and destination rank
+ * layout. Slices move straight between the tensors (zero copy on the receiving side where the
+ * copy service can expose it); strided slices are registered as rows of the copy service
+ * (vsym_copy_register_*_rows), so no packing pass; local ops are copied directly. Source and destination rank
  * sets may be the same ranks or disjoint ones. options may be NULL. Collective over team
  * (schedules the copy service). Returns VSYM_ERR_INVALID_PARAM (a needed buffer is NULL, the plan
  * belongs to another rank, the team is smaller than the plan's ranks, a tensor outside
