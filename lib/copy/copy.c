@@ -851,25 +851,53 @@ static vsym_status_t wait_counter(vsym_copy_t *svc, size_t off, uint64_t value, 
 /* A walk over bytes of a task laid out one way at the source and another at the destination
  * (each contiguous, row 0, or in rows): one segment per call, as long as both sides stay inside
  * a row. s and d are the task's byte indices on each side. */
+/* One side of a walk: where byte k of the task is, kept as (row, column) so that a step needs
+ * no division (rows of a few hundred bytes make steps many). */
+typedef struct seg_side {
+    uint64_t row, stride; /* row 0: contiguous */
+    uint64_t at;          /* offset of the current row's first byte */
+    uint64_t col;         /* offset inside the row (contiguous: from the first byte) */
+} seg_side_t;
+
 typedef struct seg_walk {
-    uint64_t s, srow, sstride;
-    uint64_t d, drow, dstride;
+    seg_side_t s, d;
     uint64_t left;
 } seg_walk_t;
+
+static seg_side_t seg_side(uint64_t k, uint64_t row, uint64_t stride)
+{
+    if (row == 0) return (seg_side_t){0, 0, 0, k};
+    return (seg_side_t){row, stride, (k / row) * stride, k % row};
+}
+
+/* Bytes [sk, sk + len) of the source side against [dk, dk + len) of the destination side. */
+static seg_walk_t seg_walk(uint64_t sk, uint64_t srow, uint64_t sstride, uint64_t dk, uint64_t drow,
+                           uint64_t dstride, uint64_t len)
+{
+    return (seg_walk_t){seg_side(sk, srow, sstride), seg_side(dk, drow, dstride), len};
+}
+
+static void seg_advance(seg_side_t *x, uint64_t n)
+{
+    x->col += n;
+    if (x->row != 0 && x->col == x->row) {
+        x->col = 0;
+        x->at += x->stride;
+    }
+}
 
 /* The next segment: its offsets from each side's first byte and its length; 0 when done. */
 static int seg_next(seg_walk_t *w, uint64_t *soff, uint64_t *doff, uint64_t *len)
 {
     if (w->left == 0) return 0;
-    uint64_t n = w->left, a = vsym_copy_rows_left(w->s, w->srow),
-             b = vsym_copy_rows_left(w->d, w->drow);
-    if (a < n) n = a;
-    if (b < n) n = b;
-    *soff = vsym_copy_rows_at(w->s, w->srow, w->sstride);
-    *doff = vsym_copy_rows_at(w->d, w->drow, w->dstride);
+    uint64_t n = w->left;
+    if (w->s.row != 0 && w->s.row - w->s.col < n) n = w->s.row - w->s.col;
+    if (w->d.row != 0 && w->d.row - w->d.col < n) n = w->d.row - w->d.col;
+    *soff = w->s.at + w->s.col;
+    *doff = w->d.at + w->d.col;
     *len = n;
-    w->s += n;
-    w->d += n;
+    seg_advance(&w->s, n);
+    seg_advance(&w->d, n);
     w->left -= n;
     return 1;
 }
@@ -879,7 +907,7 @@ static int seg_next(seg_walk_t *w, uint64_t *soff, uint64_t *doff, uint64_t *len
 static void move_local(char *dst, uint64_t drow, uint64_t dstride, const char *src, uint64_t srow,
                        uint64_t sstride, uint64_t k, uint64_t len)
 {
-    seg_walk_t w = {k, srow, sstride, k, drow, dstride, len};
+    seg_walk_t w = seg_walk(k, srow, sstride, k, drow, dstride, len);
     uint64_t so, dof, n;
     while (seg_next(&w, &so, &dof, &n))
         memmove(dst + dof, src + so, n);
@@ -909,21 +937,22 @@ static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
         const int last = k + 1 == b->num_pieces;
         int round = piece_round(svc, p);
         vsym_obj_t *obj;
-        seg_walk_t w = {p->task_offset, sr->row, sr->stride, 0, 0, 0, p->size};
-        size_t base;
+        /* The destination: the receive region (its rows) or the staging slot (contiguous). */
+        size_t base, dk = 0;
+        uint64_t drow = 0, dstride = 0;
         if (round >= 0) {
             obj = svc->round_obj[round];
             base = rr->buf_off;
-            w.d = p->task_offset;
-            w.drow = rr->row;
-            w.dstride = rr->stride;
+            dk = p->task_offset;
+            drow = rr->row;
+            dstride = rr->stride;
         } else {
             obj = svc->staging;
             base = slot * svc->staging_size + p->batch_offset;
         }
-        if (w.srow == 0 && w.drow == 0) {
+        if (sr->row == 0 && drow == 0) {
             if (!last) {
-                st = vsym_put_nbi(obj, d, base + w.d, src + w.s, p->size);
+                st = vsym_put_nbi(obj, d, base + dk, src + p->task_offset, p->size);
                 puts++;
             } else {
                 /* Every earlier piece lands before the last one and its signal. */
@@ -931,12 +960,13 @@ static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
                     st = vsym_fence(svc->ctx);
                     if (st != VSYM_OK) return st;
                 }
-                st = vsym_put_signal(obj, d, base + w.d, src + w.s, p->size, svc->ctrl,
+                st = vsym_put_signal(obj, d, base + dk, src + p->task_offset, p->size, svc->ctrl,
                                      DONE_OFF(svc, svc->rank), 1, VSYM_SIGNAL_ADD);
             }
             if (st != VSYM_OK) return st;
             continue;
         }
+        seg_walk_t w = seg_walk(p->task_offset, sr->row, sr->stride, dk, drow, dstride, p->size);
         char *peer = vsym_obj_peer_ptr(obj, d);
         uint64_t so, dof, n;
         while (seg_next(&w, &so, &dof, &n)) {
@@ -1022,7 +1052,7 @@ static vsym_status_t recv_staged(vsym_copy_t *svc, int32_t e, notice_state_t *ns
                            p->size);
             continue;
         }
-        seg_walk_t w = {0, 0, 0, p->task_offset, rr->row, rr->stride, p->size};
+        seg_walk_t w = seg_walk(0, 0, 0, p->task_offset, rr->row, rr->stride, p->size);
         uint64_t so, dof, len;
         while (seg_next(&w, &so, &dof, &len))
             vsym_util_copy(rr->buffer + rr->position + dof, slot + p->batch_offset + so, len);

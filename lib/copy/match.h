@@ -32,20 +32,8 @@ typedef struct vsym_copy_reg {
     uint32_t pad;
 } vsym_copy_reg_t;
 
-/* Byte k of a task whose bytes lie in rows of row bytes, stride apart (row 0: contiguous), is
- * at this offset from its first byte. */
-static inline uint64_t vsym_copy_rows_at(uint64_t k, uint64_t row, uint64_t stride)
-{
-    return row ? (k / row) * stride + k % row : k;
-}
-
-/* Bytes from byte k to the end of its row. */
-static inline uint64_t vsym_copy_rows_left(uint64_t k, uint64_t row)
-{
-    return row ? row - k % row : UINT64_MAX;
-}
-
-/* From the first byte of the task to one past its last. */
+/* A task of size bytes in rows of row bytes, stride apart (row 0: contiguous): from its first
+ * byte to one past its last. */
 static inline uint64_t vsym_copy_rows_span(uint64_t size, uint64_t row, uint64_t stride)
 {
     return (row && size) ? (size / row - 1) * stride + row : size;
