@@ -95,7 +95,8 @@ static void expect_bytes(const void *got, const void *want, size_t len, size_t e
         snprintf(gh + 2 * b, sizeof(gh) - 2 * b, "%02x", g[first * es + b]);
         snprintf(wh + 2 * b, sizeof(wh) - 2 * b, "%02x", w[first * es + b]);
     }
-    VSYM_CHECK(0, "%s: %zu of %zu elements differ from the reference (elements %zu..%zu; "
+    VSYM_CHECK(0,
+               "%s: %zu of %zu elements differ from the reference (elements %zu..%zu; "
                "element %zu is %s, expected %s)",
                what, bad, len / es, first, last, first, gh, wh);
 }
@@ -136,10 +137,11 @@ static void t_reduce_scatter(tcase_t *t, int inplace)
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < t->count; i++)
             vsym_coll_store_double(t->dt, src, j * t->count + i,
-                  value(t->dt, t->op, t->me, j * t->count + i, t->seed));
+                                   value(t->dt, t->op, t->me, j * t->count + i, t->seed));
     for (size_t i = 0; i < t->count; i++)
-        vsym_coll_store_double(t->dt, want, i,
-              reduce_ref(t->dt, t->op, t->n, (size_t)t->me * t->count + i, t->seed, t->me));
+        vsym_coll_store_double(
+            t->dt, want, i,
+            reduce_ref(t->dt, t->op, t->n, (size_t)t->me * t->count + i, t->seed, t->me));
     VSYM_CHECK_OK(vsym_coll_reduce_scatter(t->c, src, dst, t->count, t->dt, t->op, t->algo));
     expect_bytes(dst, want, len, es, t->what);
     if (inplace) {
@@ -161,7 +163,8 @@ static void t_allgather(tcase_t *t, int inplace)
         vsym_coll_store_double(t->dt, src, i, value(t->dt, VSYM_RED_SUM, t->me, i, t->seed));
     for (size_t r = 0; r < n; r++)
         for (size_t i = 0; i < t->count; i++)
-            vsym_coll_store_double(t->dt, want, r * t->count + i, value(t->dt, VSYM_RED_SUM, (int)r, i, t->seed));
+            vsym_coll_store_double(t->dt, want, r * t->count + i,
+                                   value(t->dt, VSYM_RED_SUM, (int)r, i, t->seed));
     VSYM_CHECK_OK(vsym_coll_allgather(t->c, src, dst, t->count, t->dt, t->algo));
     expect_bytes(dst, want, len * n, es, t->what);
     gcheck(dst, len * n, t->what);
@@ -177,7 +180,8 @@ static void t_broadcast(tcase_t *t, int inplace, int root)
     char *src = (inplace || t->me != root) ? dst : gbuf(len);
     for (size_t i = 0; i < t->count; i++) {
         vsym_coll_store_double(t->dt, want, i, value(t->dt, VSYM_RED_SUM, root, i, t->seed));
-        if (t->me == root) vsym_coll_store_double(t->dt, src, i, value(t->dt, VSYM_RED_SUM, root, i, t->seed));
+        if (t->me == root)
+            vsym_coll_store_double(t->dt, src, i, value(t->dt, VSYM_RED_SUM, root, i, t->seed));
     }
     VSYM_CHECK_OK(
         vsym_coll_broadcast(t->c, t->me == root ? src : NULL, dst, t->count, t->dt, root, t->algo));
@@ -196,9 +200,10 @@ static void t_alltoall(tcase_t *t, int inplace)
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < t->count; i++) {
             vsym_coll_store_double(t->dt, src, j * t->count + i,
-                  value(t->dt, VSYM_RED_SUM, t->me, j * t->count + i, t->seed));
-            vsym_coll_store_double(t->dt, want, j * t->count + i,
-                  value(t->dt, VSYM_RED_SUM, (int)j, (size_t)t->me * t->count + i, t->seed));
+                                   value(t->dt, VSYM_RED_SUM, t->me, j * t->count + i, t->seed));
+            vsym_coll_store_double(
+                t->dt, want, j * t->count + i,
+                value(t->dt, VSYM_RED_SUM, (int)j, (size_t)t->me * t->count + i, t->seed));
         }
     VSYM_CHECK_OK(vsym_coll_alltoall(t->c, src, dst, t->count, t->dt, t->algo));
     expect_bytes(dst, want, len * n, es, t->what);
@@ -263,8 +268,7 @@ static void suite(vsym_team_t *team, const char *team_name, int via_get)
                 for (int o = 0; o < VSYM_RED_COUNT; o++) {
                     int is_int =
                         t.dt == VSYM_DTYPE_I32 || t.dt == VSYM_DTYPE_I64 || t.dt == VSYM_DTYPE_U64;
-                    if ((o == VSYM_RED_PROD && !is_int) ||
-                        !case_wanted(t.dt, (vsym_red_op_t)o))
+                    if ((o == VSYM_RED_PROD && !is_int) || !case_wanted(t.dt, (vsym_red_op_t)o))
                         continue;
                     t.op = (vsym_red_op_t)o;
                     for (int ip = 0; ip < 2; ip++) {
@@ -308,9 +312,11 @@ static void suite(vsym_team_t *team, const char *team_name, int via_get)
                cases, transport_scope ? " (VSYM_TEST_SCOPE=transport)" : "");
 }
 
-/* All-reduce between symmetric buffers of the handle (read in place for large sizes), every
- * dtype and op, each algorithm, both orders of src and dst in the buffers. */
-static void t_symmetric(vsym_team_t *team)
+/* All-reduce between symmetric buffers of the handle (read and written in place for large
+ * sizes), every dtype and op, each algorithm, both orders of src and dst in the buffers, and in
+ * place (src == dst). nt: the label of the VSYM_NT_THRESHOLD in force (the pushes of the result
+ * use non-temporal stores from it). */
+static void t_symmetric(vsym_team_t *team, const char *nt)
 {
     vsym_coll_t *c;
     int me = vsym_team_rank(team), n = vsym_team_size(team);
@@ -328,34 +334,40 @@ static void t_symmetric(vsym_team_t *team)
                     !case_wanted((vsym_dtype_t)dt, (vsym_red_op_t)o))
                     continue;
                 size_t es = vsym_dtype_size((vsym_dtype_t)dt);
-                char *src = (al & 1) ? a + GUARD : d + GUARD,
-                     *dst = (al & 1) ? d + GUARD : a + GUARD;
-                memset(dst - GUARD, 0xA5, cap);
-                for (size_t i = 0; i < count; i++) {
-                    vsym_coll_store_double((vsym_dtype_t)dt, src, i,
-                          value((vsym_dtype_t)dt, (vsym_red_op_t)o, me, i, al));
-                    vsym_coll_store_double((vsym_dtype_t)dt, want, i,
-                          reduce_ref((vsym_dtype_t)dt, (vsym_red_op_t)o, n, i, al, -1));
+                for (int inplace = 0; inplace < 2; inplace++) {
+                    char *dst = (al & 1) ? d + GUARD : a + GUARD, *src = inplace    ? dst
+                                                                         : (al & 1) ? a + GUARD
+                                                                                    : d + GUARD;
+                    memset(dst - GUARD, 0xA5, cap);
+                    for (size_t i = 0; i < count; i++) {
+                        vsym_coll_store_double(
+                            (vsym_dtype_t)dt, src, i,
+                            value((vsym_dtype_t)dt, (vsym_red_op_t)o, me, i, al));
+                        vsym_coll_store_double(
+                            (vsym_dtype_t)dt, want, i,
+                            reduce_ref((vsym_dtype_t)dt, (vsym_red_op_t)o, n, i, al, -1));
+                    }
+                    char what[128];
+                    snprintf(what, sizeof(what), "symmetric buffers%s, NT %s: allreduce %s %s %s",
+                             inplace ? ", in place" : "", nt,
+                             vsym_coll_algo_name((vsym_coll_algo_t)al),
+                             vsym_dtype_name((vsym_dtype_t)dt), vsym_red_op_name((vsym_red_op_t)o));
+                    VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, (vsym_dtype_t)dt,
+                                                      (vsym_red_op_t)o, (vsym_coll_algo_t)al));
+                    expect_bytes(dst, want, count * es, es, what);
+                    for (int g = 0; g < GUARD; g++)
+                        VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
+                                       (unsigned char)dst[count * es + (size_t)g] == 0xA5,
+                                   "%s: guard byte %d changed", what, g);
+                    cases++;
                 }
-                char what[128];
-                snprintf(what, sizeof(what), "symmetric buffers: allreduce %s %s %s",
-                         vsym_coll_algo_name((vsym_coll_algo_t)al),
-                         vsym_dtype_name((vsym_dtype_t)dt), vsym_red_op_name((vsym_red_op_t)o));
-                VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, (vsym_dtype_t)dt,
-                                                  (vsym_red_op_t)o, (vsym_coll_algo_t)al));
-                expect_bytes(dst, want, count * es, es, what);
-                for (int g = 0; g < GUARD; g++)
-                    VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
-                                   (unsigned char)dst[count * es + (size_t)g] == 0xA5,
-                               "%s: guard byte %d changed", what, g);
-                cases++;
             }
     VSYM_CHECK_OK(vsym_coll_buffer_free(c, a));
     VSYM_CHECK_STATUS(vsym_coll_buffer_free(c, a), VSYM_ERR_NOT_FOUND, "not a buffer");
     /* d is freed by destroy */
     VSYM_CHECK_OK(vsym_coll_destroy(c));
     free(want);
-    if (me == 0) printf("symmetric buffers (%d ranks): %d cases passed\n", n, cases);
+    if (me == 0) printf("symmetric buffers (%d ranks, NT %s): %d cases passed\n", n, nt, cases);
 }
 
 static void bad_arguments(vsym_team_t *team)
@@ -404,7 +416,13 @@ int main(int argc, char **argv)
     vsym_team_t *world = vsym_team_world(ctx);
     int n = vsym_team_size(world), me = vsym_team_rank(world);
     bad_arguments(world);
-    t_symmetric(world);
+    t_symmetric(world, "auto");
+    /* Every push of a result non-temporal. */
+    setenv("VSYM_NT_THRESHOLD", "4K", 1);
+    VSYM_CHECK_OK(vsym_settings_check());
+    t_symmetric(world, "4K");
+    unsetenv("VSYM_NT_THRESHOLD");
+    VSYM_CHECK_OK(vsym_settings_check());
     int reps = slow ? 3 : 1;
     for (int rep = 0; rep < reps; rep++) {
         suite(world, "world", 0);

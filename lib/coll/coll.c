@@ -690,9 +690,12 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
 }
 
 /* Two-shot on symmetric buffers, without the scratch: each rank reduces its segment straight
- * from every rank's src into its own dst, then copies the other segments from their owners'
- * dst. Three synchronisations: inputs ready, segments ready, and an exit one (a peer may still
- * read this rank's dst segment, which the caller may overwrite after return). */
+ * from every rank's src, block by block, and pushes each reduced block into every rank's dst
+ * while it is still in cache (no second pass reading the other segments back from memory). Two
+ * synchronisations: inputs ready (every rank has entered, so every dst may be written), and
+ * every segment pushed. No rank reads a dst, so no exit one is needed. In place (src == dst),
+ * a block is reduced into a private buffer first: the owner of a segment is the only rank that
+ * reads it, and it has read the block from every rank before any rank's copy is overwritten. */
 static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char *src,
                                  vsym_coll_buf_t *db, char *dst, size_t count, vsym_dtype_t dtype,
                                  vsym_red_op_t op)
@@ -702,26 +705,32 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
     size_t doff = (size_t)(dst - db->base);
     size_t lo = seg_lo(count, n, c->me), hi = seg_lo(count, n, c->me + 1);
     const void *srcs[n];
-    TRY(vsym_coll_bar_sync(c));
+    /* Blocks of 64 KiB keep the inputs of one block in cache across the n sources, and the
+     * result in cache for the pushes. */
+    size_t blk = 65536 / es;
+    char *tmp = NULL;
+    if ((tmp = malloc(blk * es)) == NULL)
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "allreduce: no memory for a %zu-byte block", blk * es);
+    vsym_status_t st = vsym_coll_bar_sync(c);
+    if (st != VSYM_OK) {
+        free(tmp);
+        return st;
+    }
     vsym_coll_bar_next(c);
     for (int r = 0; r < n; r++)
         srcs[r] = sb->peer[r] + soff + lo * es;
-    /* Blocks of 64 KiB keep the inputs of one block in cache across the n sources. */
-    size_t blk = 65536 / es;
     for (size_t o = 0; o < hi - lo; o += blk) {
         size_t m = min_sz(blk, hi - lo - o);
         const void *s2[n];
         for (int r = 0; r < n; r++)
             s2[r] = (const char *)srcs[r] + o * es;
-        vsym_coll_reduce(dtype, op, dst + (lo + o) * es, s2, n, m);
+        vsym_coll_reduce(dtype, op, tmp, s2, n, m);
+        for (int i = 0; i < n; i++) {
+            int r = (c->me + i) % n;
+            vsym_util_copy_part(db->peer[r] + doff + (lo + o) * es, tmp, m * es, count * es);
+        }
     }
-    TRY(vsym_coll_bar_sync(c));
-    vsym_coll_bar_next(c);
-    for (int i = 1; i < n; i++) {
-        int r = (c->me + i) % n;
-        size_t rlo = seg_lo(count, n, r), rhi = seg_lo(count, n, r + 1);
-        memcpy(dst + rlo * es, db->peer[r] + doff + rlo * es, (rhi - rlo) * es);
-    }
+    free(tmp);
     TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     return VSYM_OK;
@@ -908,13 +917,14 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
         copy_bytes(dst, src, count * vsym_dtype_size(dtype));
         return VSYM_OK;
     }
-    if (c->all_direct && src != dst && (algo == VSYM_COLL_TWOSHOT || algo == VSYM_COLL_ONESHOT)) {
+    if (c->all_direct && (algo == VSYM_COLL_TWOSHOT || algo == VSYM_COLL_ONESHOT)) {
         vsym_coll_buf_t *sb = find_buf(c, src, bytes), *db = sb ? find_buf(c, dst, bytes) : NULL;
-        /* Disjoint src and dst in symmetric buffers: read them in place (large sizes, where
-         * the copies through the scratch cost more than the two extra synchronisations). */
+        /* src and dst (disjoint, or the same) in symmetric buffers: read and write them in
+         * place (large sizes, where the copies through the scratch cost more than the extra
+         * synchronisation). */
         if (db != NULL &&
-            ((const char *)src + bytes <= (char *)dst ||
-             (char *)dst + bytes <= (const char *)src) &&
+            ((const char *)src + bytes <= (char *)dst || (char *)dst + bytes <= (const char *)src ||
+             src == dst) &&
             bytes >= 262144)
             return ar_zerocopy(c, sb, src, db, dst, count, dtype, op);
     }

@@ -93,6 +93,20 @@ size_t vsym_util_nt_threshold(void)
     return r;
 }
 
+void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
+{
+#if defined(__x86_64__)
+    size_t threshold = vsym_util_nt_threshold();
+    if (threshold != 0 && whole >= threshold && len >= 128) {
+        copy_nt(dst, src, len);
+        return;
+    }
+#else
+    (void)whole;
+#endif
+    memcpy(dst, src, len);
+}
+
 void vsym_util_copy(void *dst, const void *src, size_t len)
 {
 #if defined(__x86_64__)

@@ -120,6 +120,9 @@ void vsym_util_set_ranks_per_node(int ranks);
 /* Copy for shared-memory transfers: memcpy, or non-temporal stores for copies of at least
  * vsym_util_nt_threshold() bytes (which avoid reading the destination's cache lines first). */
 void vsym_util_copy(void *dst, const void *src, size_t len);
+/* A piece of len bytes of a copy of whole bytes made piece by piece (e.g. from a block just
+ * computed in cache): non-temporal stores when the whole is at least vsym_util_nt_threshold(). */
+void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole);
 /* VSYM_NT_THRESHOLD in force, "auto" resolved (half the last-level cache); 0: never. */
 size_t vsym_util_nt_threshold(void);
 

@@ -2,15 +2,23 @@
 # Tables of a collectives run: vsym-bench next to Open MPI (mpi-coll) per size, the fraction of
 # the memory-bandwidth bound (bytes a rank must move, 2(n-1)/n x S, at the memcpy speed of the
 # same run), and the fused modes against the unfused baseline. Usage: summarize.py RUN_FOLDER
+# (with files *_rN.jsonl of interleaved launches, each program's best launch per size)
 import json,os,sys
 R=sys.argv[1]
 def load(f):
+    # FILE, or FILE_r1.. FILE_rN (interleaved launches): the best launch per record
     d={}
-    for l in open(f):
-        r=json.loads(l)
-        t = r['time_us'] if 'time_us' in r else r['lat_us']['avg']
-        d[(r['suite'],r['op'],r['mode'],r['size'])]=(t,r)
+    base=f[:-len('.jsonl')]
+    files=[f] if os.path.exists(f) else sorted(x for x in (f'{base}_r{k}.jsonl' for k in range(1,100)) if os.path.exists(x))
+    for fn in files:
+        for l in open(fn):
+            r=json.loads(l)
+            t = r['time_us'] if 'time_us' in r else r['lat_us']['avg']
+            key=(r['suite'],r['op'],r['mode'],r['size'])
+            if key not in d or t<d[key][0]: d[key]=(t,r)
     return d
+def exists(f):
+    return os.path.exists(f) or os.path.exists(f[:-len('.jsonl')]+'_r1.jsonl')
 mc=load(f'{R}/memcpy.jsonl')
 def memcpy_bw(size):
     # GB/s of memcpy at the nearest measured size
@@ -19,10 +27,10 @@ def memcpy_bw(size):
         if o!='memcpy': continue
         if best is None or abs(k-size)<abs(best[0]-size): best=(k,r['bw_gbs']['avg'])
     return best[1]
-for np in [n for n in (2,4,8,16) if os.path.exists(f"{R}/mpi_np{n}.jsonl")]:
+for np in [n for n in (2,4,8,16) if exists(f"{R}/mpi_np{n}.jsonl")]:
     m=load(f'{R}/mpi_np{np}.jsonl')
     for s in ('allreduce','allgather','reduce-scatter','broadcast','alltoall'):
-        if not os.path.exists(f'{R}/vsym_{s}_np{np}.jsonl'): continue  # a run of fewer suites
+        if not exists(f'{R}/vsym_{s}_np{np}.jsonl'): continue  # a run of fewer suites
         v=load(f'{R}/vsym_{s}_np{np}.jsonl')
         modes=['out-of-place','in-place'] + (['out-of-place-symmetric'] if s=='allreduce' else [])
         print(f'## {s}, {np} ranks: size | MPI us | vsym us ({", ".join(modes)}) | MPI/vsym' + (' | bound fraction (sym)' if s=='allreduce' else ''))
