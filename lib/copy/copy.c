@@ -89,7 +89,11 @@ struct vsym_copy {
     uint32_t *recv_index;  /* per batch this rank receives: 1 + the number of batches from
                             * the same sender before it in iteration order */
     uint32_t *recv_count;  /* per peer: batches received from it per run */
-    uint8_t *rank_verbs;   /* per rank: it reaches some peer over verbs */
+    uint8_t *node_shm;     /* per rank: it reaches every other rank of its node over shm */
+    char *bounce;          /* rows gathered for one put each (send_batch), a batch's worth */
+    size_t bounce_size;
+    uint64_t bounce_batch; /* sequence number of the batch being sent */
+    uint64_t bounce_busy;  /* the batch whose puts may still read the bounce, or -1 */
     uint64_t *sent_total;  /* per peer: batches ever sent to it */
     uint64_t *recv_total;  /* per peer: batches ever received from it */
     vsym_copy_stats_t stats;
@@ -209,6 +213,7 @@ VSYM_API vsym_status_t vsym_copy_create(vsym_team_t *team, vsym_copy_t **svc_p)
     if (svc == NULL) return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy create: no memory");
     svc->team = team;
     svc->ctx = vsym_team_ctx(team);
+    svc->bounce_busy = (uint64_t)-1;
     svc->rank = vsym_team_rank(team);
     svc->size = vsym_team_size(team);
     size_t n = (size_t)svc->size;
@@ -265,8 +270,8 @@ static vsym_status_t drop_schedule(vsym_copy_t *svc)
     free(svc->batch_slot);
     free(svc->recv_index);
     free(svc->recv_count);
-    free(svc->rank_verbs);
-    svc->rank_verbs = NULL;
+    free(svc->node_shm);
+    svc->node_shm = NULL;
     svc->staging = NULL;
     svc->round_obj = NULL;
     svc->round_dummy = NULL;
@@ -304,6 +309,7 @@ VSYM_API vsym_status_t vsym_copy_destroy(vsym_copy_t *svc)
     vsym_status_t st = vsym_copy_clear(svc);
     vsym_status_t st2 = vsym_obj_free(svc->ctrl);
     if (st == VSYM_OK) st = st2;
+    free(svc->bounce);
     free(svc->sends.v);
     free(svc->recvs.v);
     free(svc->bad.v);
@@ -320,6 +326,7 @@ typedef struct blob_header {
     uint64_t nregs;
     uint64_t nregions;
     uint64_t uses_verbs;
+    uint64_t node_shm;     /* this rank reaches every other rank of its node over shm */
     uint64_t zero_copy;    /* VSYM_COPY_ZERO_COPY of this rank */
     uint64_t staging_size; /* the settings every rank must agree on */
     uint64_t chunk;
@@ -443,6 +450,18 @@ static int team_uses_verbs(const vsym_copy_t *svc)
     return 0;
 }
 
+static int team_node_shm(const vsym_copy_t *svc)
+{
+    const int node = vsym_team_node_of(svc->team, svc->rank);
+    for (int r = 0; r < svc->size; r++) {
+        const char *tp = vsym_team_transport_of(svc->team, r);
+        if (r != svc->rank && vsym_team_node_of(svc->team, r) == node &&
+            (tp == NULL || strcmp(tp, "shm") != 0))
+            return 0;
+    }
+    return 1;
+}
+
 /* Allgather every rank's regions and registrations: lengths first, then blobs padded to the
  * longest. Fills svc->regs, reg_base, region_base and the extents (*extents_p, per region of
  * every rank); *any_verbs_p says whether some rank reaches a peer over verbs, *zero_copy_p
@@ -477,6 +496,7 @@ static vsym_status_t exchange(vsym_copy_t *svc, uint64_t chunk, uint64_t **exten
     h->nregs = nmine;
     h->nregions = svc->nregions;
     h->uses_verbs = (uint64_t)team_uses_verbs(svc);
+    h->node_shm = (uint64_t)team_node_shm(svc);
     h->zero_copy = vsym_config_int(VSYM_CFG_COPY_ZERO_COPY) != 0;
     h->staging_size = svc->staging_size;
     h->chunk = chunk;
@@ -547,10 +567,10 @@ static vsym_status_t exchange(vsym_copy_t *svc, uint64_t chunk, uint64_t **exten
     svc->regs = malloc((total_regs ? total_regs : 1) * sizeof(vsym_copy_reg_t));
     svc->reg_base = malloc((n + 1) * sizeof(size_t));
     svc->region_base = malloc((n + 1) * sizeof(size_t));
-    svc->rank_verbs = calloc(n, 1);
+    svc->node_shm = calloc(n, 1);
     uint64_t *extents = malloc((total_regions ? total_regions : 1) * sizeof(uint64_t));
     if (svc->regs == NULL || svc->reg_base == NULL || svc->region_base == NULL || extents == NULL ||
-        svc->rank_verbs == NULL) {
+        svc->node_shm == NULL) {
         free(all), free(extents);
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy schedule: no memory for %zu registrations",
                          total_regs);
@@ -573,7 +593,7 @@ static vsym_status_t exchange(vsym_copy_t *svc, uint64_t chunk, uint64_t **exten
         svc->reg_base[r] = at_reg;
         svc->region_base[r] = at_region;
         any_verbs |= (hr->uses_verbs != 0);
-        svc->rank_verbs[r] = hr->uses_verbs != 0;
+        svc->node_shm[r] = hr->node_shm != 0;
         memcpy(extents + at_region, b + sizeof(*hr), hr->nregions * sizeof(uint64_t));
         memcpy(svc->regs + at_reg, b + sizeof(*hr) + hr->nregions * sizeof(uint64_t),
                hr->nregs * sizeof(vsym_copy_reg_t));
@@ -699,7 +719,8 @@ out:
 
 /* The rendezvous round of the receive region that piece p lands in, or -1 (staged). A task in
  * rows on either side is written in place only where the sender can store into the region
- * (it lies in the receiver's symmetric heap and the sender uses shared memory only); elsewhere
+ * (it lies in the receiver's symmetric heap, the two ranks share a node, and the sender reaches
+ * its node over shared memory, as the receiver can tell from the exchanged flags); elsewhere
  * a row would be a system call (process_vm_writev) or a NIC write of its own, and the rows go
  * through the staging slot instead, written there and unpacked by the receiver. Every rank
  * decides the same from the exchanged registrations. */
@@ -708,7 +729,10 @@ static int piece_round(const vsym_copy_t *svc, const vsym_copy_piece_t *p)
     const vsym_copy_sched_task_t *t = &svc->tasks[p->task];
     const vsym_copy_reg_t *rr = &svc->regs[t->recv_reg], *sr = &svc->regs[t->send_reg];
     if (rr->buf == UINT32_MAX) return -1;
-    if ((rr->row != 0 || sr->row != 0) && (!rr->direct || svc->rank_verbs[sr->rank])) return -1;
+    if ((rr->row != 0 || sr->row != 0) &&
+        (!rr->direct || !svc->node_shm[sr->rank] ||
+         vsym_team_node_of(svc->team, sr->rank) != vsym_team_node_of(svc->team, rr->rank)))
+        return -1;
     return svc->region_round[svc->region_base[rr->rank] + rr->buf];
 }
 
@@ -927,6 +951,7 @@ static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
     if (st != VSYM_OK) return st;
     const size_t my_base = svc->reg_base[svc->rank];
     const size_t slot = svc->batch_slot[e];
+    svc->bounce_batch++;
     size_t puts = 0; /* puts before the last one, which carries the signal */
     for (uint32_t k = 0; k < b->num_pieces; k++) {
         const vsym_copy_piece_t *p = &s->pieces[b->first_piece + k];
@@ -969,6 +994,43 @@ static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
         seg_walk_t w = seg_walk(p->task_offset, sr->row, sr->stride, dk, drow, dstride, p->size);
         char *peer = vsym_obj_peer_ptr(obj, d);
         uint64_t so, dof, n;
+        if (peer == NULL && drow == 0) {
+            /* Rows into a contiguous range out of reach of stores (the staging slot over
+             * verbs): gather them here and put them at once, not one NIC write per row. The
+             * gathered bytes sit at the piece's place in its batch; the previous batch's puts
+             * from the same buffer must be complete before it is rewritten. */
+            if (svc->bounce_busy != (uint64_t)-1 && svc->bounce_busy != svc->bounce_batch) {
+                st = vsym_quiet(svc->ctx);
+                if (st != VSYM_OK) return st;
+                svc->bounce_busy = (uint64_t)-1;
+            }
+            size_t need = p->batch_offset + p->size;
+            if (svc->bounce_size < need) {
+                char *nb = realloc(svc->bounce, need);
+                if (nb == NULL)
+                    return VSYM_FAIL(VSYM_ERR_NO_MEMORY,
+                                     "copy run: no memory to gather %zu bytes of rows", need);
+                svc->bounce = nb;
+                svc->bounce_size = need;
+            }
+            svc->bounce_busy = svc->bounce_batch;
+            char *g = svc->bounce + p->batch_offset;
+            while (seg_next(&w, &so, &dof, &n))
+                memcpy(g + dof, src + so, n);
+            if (!last) {
+                st = vsym_put_nbi(obj, d, base, g, p->size);
+                puts++;
+            } else {
+                if (puts > 0) {
+                    st = vsym_fence(svc->ctx);
+                    if (st != VSYM_OK) return st;
+                }
+                st = vsym_put_signal(obj, d, base, g, p->size, svc->ctrl, DONE_OFF(svc, svc->rank),
+                                     1, VSYM_SIGNAL_ADD);
+            }
+            if (st != VSYM_OK) return st;
+            continue;
+        }
         while (seg_next(&w, &so, &dof, &n)) {
             if (peer != NULL) {
                 vsym_util_copy(peer + base + dof, src + so, n);

@@ -139,7 +139,7 @@ VSYM_API vsym_status_t vsym_copy_register_receive(vsym_copy_t *svc, uint64_t tas
  * packing is needed. Receive ranges overlap when they share a byte: column blocks of one matrix
  * registered by different tasks interleave without overlapping. Rows are written in place when
  * the sender can store into the receive buffer (it lies in the receiver's symmetric heap, e.g.
- * vsym_alloc() memory, and the sender reaches every peer over shared memory); elsewhere (other
+ * vsym_alloc() memory, and the sender reaches it over shared memory); elsewhere (other
  * memory, reached by a system call per write; verbs) they go through the staging slots, which
  * costs the receiver one more copy. Errors as above, and
  * VSYM_ERR_BAD_SIZE when row_bytes is 0, size is not a multiple of row_bytes, or stride is
