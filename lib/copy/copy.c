@@ -1004,14 +1004,16 @@ static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
                 if (st != VSYM_OK) return st;
                 svc->bounce_busy = (uint64_t)-1;
             }
-            size_t need = p->batch_offset + p->size;
-            if (svc->bounce_size < need) {
-                char *nb = realloc(svc->bounce, need);
-                if (nb == NULL)
+            /* A staged batch fits one staging slot: so does the buffer, sized once (puts of
+             * this batch's earlier pieces may still read it: it must not move). */
+            if (svc->bounce_size < svc->staging_size) {
+                free(svc->bounce);
+                svc->bounce = malloc(svc->staging_size);
+                svc->bounce_size = svc->bounce ? svc->staging_size : 0;
+                if (svc->bounce == NULL)
                     return VSYM_FAIL(VSYM_ERR_NO_MEMORY,
-                                     "copy run: no memory to gather %zu bytes of rows", need);
-                svc->bounce = nb;
-                svc->bounce_size = need;
+                                     "copy run: no memory to gather %zu bytes of rows",
+                                     svc->staging_size);
             }
             svc->bounce_busy = svc->bounce_batch;
             char *g = svc->bounce + p->batch_offset;
