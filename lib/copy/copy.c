@@ -874,8 +874,9 @@ static vsym_status_t wait_counter(vsym_copy_t *svc, size_t off, uint64_t value, 
 
 /* A walk over bytes of a task laid out one way at the source and another at the destination
  * (each contiguous, row 0, or in rows): one segment per call, as long as both sides stay inside
- * a row. s and d are the task's byte indices on each side. */
-/* One side of a walk: where byte k of the task is, kept as (row, column) so that a step needs
+ * a row.
+ *
+ * One side of a walk: where byte k of the task is, kept as (row, column) so that a step needs
  * no division (rows of a few hundred bytes make steps many). */
 typedef struct seg_side {
     uint64_t row, stride; /* row 0: contiguous */
@@ -939,8 +940,8 @@ static void move_local(char *dst, uint64_t drow, uint64_t dstride, const char *s
 
 /* Write batch e to its receiver: pieces straight into the receive region or into the staging
  * slot, then the done counter, which the fence orders after every piece. Pieces with rows on
- * either side go row piece by row piece: stores through the peer's mapping over shared memory,
- * one put each otherwise. */
+ * either side go row piece by row piece through the peer's mapping over shared memory; out of
+ * reach of stores (the staging slot over verbs) they are gathered here and put at once. */
 static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
 {
     const vsym_copy_sched_t *s = &svc->sched;
