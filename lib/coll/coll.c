@@ -171,6 +171,7 @@ VSYM_API vsym_status_t vsym_coll_destroy(vsym_coll_t *c)
     if (st == VSYM_OK) st = st2;
     free(c->tmp);
     free(c->ll_tmp);
+    free(c->push_tmp);
     free(c->pend[1]);
     free(c->pend[0]);
     free(c->peer);
@@ -705,17 +706,14 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
     size_t doff = (size_t)(dst - db->base);
     size_t lo = seg_lo(count, n, c->me), hi = seg_lo(count, n, c->me + 1);
     const void *srcs[n];
-    /* Blocks of 64 KiB keep the inputs of one block in cache across the n sources, and the
-     * result in cache for the pushes. */
-    size_t blk = 65536 / es;
-    char *tmp = NULL;
-    if ((tmp = malloc(blk * es)) == NULL)
-        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "allreduce: no memory for a %zu-byte block", blk * es);
-    vsym_status_t st = vsym_coll_bar_sync(c);
-    if (st != VSYM_OK) {
-        free(tmp);
-        return st;
-    }
+    /* Blocks keep the inputs of one block in cache across the n sources, and the result in
+     * cache for the pushes; the block buffer is the handle's, made at first use. */
+    size_t blk = COLL_PUSH_BLOCK / es;
+    if (c->push_tmp == NULL && (c->push_tmp = malloc(COLL_PUSH_BLOCK)) == NULL)
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "allreduce: no memory for a %d-byte block",
+                         COLL_PUSH_BLOCK);
+    char *tmp = c->push_tmp;
+    TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     for (int r = 0; r < n; r++)
         srcs[r] = sb->peer[r] + soff + lo * es;
@@ -730,7 +728,6 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
             vsym_util_copy_part(db->peer[r] + doff + (lo + o) * es, tmp, m * es, count * es);
         }
     }
-    free(tmp);
     TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     return VSYM_OK;

@@ -70,6 +70,7 @@ struct vsym_coll {
     vsym_coll_buf_t *bufs; /* symmetric buffers owned by the handle */
     uint64_t ll_seq;       /* low-latency (LL) calls so far */
     char *ll_tmp;          /* n x VSYM_COLL_LL_MAX: peers' unpacked LL data */
+    char *push_tmp;        /* COLL_PUSH_BLOCK bytes: a block reduced before its pushes, or NULL */
     int hier_state;
     int local_size;
     vsym_team_t *node_team;
@@ -96,6 +97,7 @@ void vsym_coll_bar_next(vsym_coll_t *c);
  * each peer wrote only after it had finished reading call seq. So it is used only where every
  * rank reads every other rank's data. */
 #define VSYM_COLL_LL_MAX 16384 /* input bytes per rank */
+#define COLL_PUSH_BLOCK 65536  /* bytes reduced per block by the pushing all-reduce */
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Publish len bytes of src for call seq (seq = ++c->ll_seq on every rank). */
 void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t len);

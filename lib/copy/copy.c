@@ -938,6 +938,53 @@ static void move_local(char *dst, uint64_t drow, uint64_t dstride, const char *s
         memmove(dst + dof, src + so, n);
 }
 
+/* One range of a batch: a plain put, or for the batch's last range a put with the done signal,
+ * behind a fence when earlier puts went out (*puts counts them). */
+static vsym_status_t put_range(vsym_copy_t *svc, vsym_obj_t *obj, int d, size_t off,
+                               const void *src, size_t len, int last, size_t *puts)
+{
+    if (!last) {
+        (*puts)++;
+        return vsym_put_nbi(obj, d, off, src, len);
+    }
+    if (*puts > 0) {
+        vsym_status_t st = vsym_fence(svc->ctx);
+        if (st != VSYM_OK) return st;
+    }
+    return vsym_put_signal(obj, d, off, src, len, svc->ctrl, DONE_OFF(svc, svc->rank), 1,
+                           VSYM_SIGNAL_ADD);
+}
+
+/* Rows into a contiguous range out of reach of stores (the staging slot over verbs): gathered
+ * here, so that they go in one put, not one NIC write per row. The gathered bytes sit at the
+ * piece's place in its batch (at) in a buffer of one staging slot, sized once (puts of the
+ * batch's earlier pieces may still read it: it must not move); the previous batch's puts from
+ * it must be complete before it is rewritten. */
+static vsym_status_t gather_rows(vsym_copy_t *svc, seg_walk_t *w, const char *src, size_t at,
+                                 char **g_p)
+{
+    if (svc->bounce_busy != (uint64_t)-1 && svc->bounce_busy != svc->bounce_batch) {
+        vsym_status_t st = vsym_quiet(svc->ctx);
+        if (st != VSYM_OK) return st;
+        svc->bounce_busy = (uint64_t)-1;
+    }
+    if (svc->bounce_size < svc->staging_size) {
+        free(svc->bounce);
+        svc->bounce = malloc(svc->staging_size);
+        svc->bounce_size = svc->bounce ? svc->staging_size : 0;
+        if (svc->bounce == NULL)
+            return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy run: no memory to gather %zu bytes of rows",
+                             svc->staging_size);
+    }
+    svc->bounce_busy = svc->bounce_batch;
+    char *g = svc->bounce + at;
+    uint64_t so, dof, n;
+    while (seg_next(w, &so, &dof, &n))
+        memcpy(g + dof, src + so, n);
+    *g_p = g;
+    return VSYM_OK;
+}
+
 /* Write batch e to its receiver: pieces straight into the receive region or into the staging
  * slot, then the done counter, which the fence orders after every piece. Pieces with rows on
  * either side go row piece by row piece through the peer's mapping over shared memory; out of
@@ -976,82 +1023,37 @@ static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
             obj = svc->staging;
             base = slot * svc->staging_size + p->batch_offset;
         }
-        if (sr->row == 0 && drow == 0) {
-            if (!last) {
-                st = vsym_put_nbi(obj, d, base + dk, src + p->task_offset, p->size);
-                puts++;
-            } else {
-                /* Every earlier piece lands before the last one and its signal. */
-                if (puts > 0) {
-                    st = vsym_fence(svc->ctx);
-                    if (st != VSYM_OK) return st;
-                }
-                st = vsym_put_signal(obj, d, base + dk, src + p->task_offset, p->size, svc->ctrl,
-                                     DONE_OFF(svc, svc->rank), 1, VSYM_SIGNAL_ADD);
-            }
-            if (st != VSYM_OK) return st;
-            continue;
-        }
-        seg_walk_t w = seg_walk(p->task_offset, sr->row, sr->stride, dk, drow, dstride, p->size);
-        char *peer = vsym_obj_peer_ptr(obj, d);
-        uint64_t so, dof, n;
-        if (peer == NULL && drow == 0) {
-            /* Rows into a contiguous range out of reach of stores (the staging slot over
-             * verbs): gather them here and put them at once, not one NIC write per row. The
-             * gathered bytes sit at the piece's place in its batch; the previous batch's puts
-             * from the same buffer must be complete before it is rewritten. */
-            if (svc->bounce_busy != (uint64_t)-1 && svc->bounce_busy != svc->bounce_batch) {
-                st = vsym_quiet(svc->ctx);
-                if (st != VSYM_OK) return st;
-                svc->bounce_busy = (uint64_t)-1;
-            }
-            /* A staged batch fits one staging slot: so does the buffer, sized once (puts of
-             * this batch's earlier pieces may still read it: it must not move). */
-            if (svc->bounce_size < svc->staging_size) {
-                free(svc->bounce);
-                svc->bounce = malloc(svc->staging_size);
-                svc->bounce_size = svc->bounce ? svc->staging_size : 0;
-                if (svc->bounce == NULL)
-                    return VSYM_FAIL(VSYM_ERR_NO_MEMORY,
-                                     "copy run: no memory to gather %zu bytes of rows",
-                                     svc->staging_size);
-            }
-            svc->bounce_busy = svc->bounce_batch;
-            char *g = svc->bounce + p->batch_offset;
-            while (seg_next(&w, &so, &dof, &n))
-                memcpy(g + dof, src + so, n);
-            if (!last) {
-                st = vsym_put_nbi(obj, d, base, g, p->size);
-                puts++;
-            } else {
-                if (puts > 0) {
-                    st = vsym_fence(svc->ctx);
-                    if (st != VSYM_OK) return st;
-                }
-                st = vsym_put_signal(obj, d, base, g, p->size, svc->ctrl, DONE_OFF(svc, svc->rank),
-                                     1, VSYM_SIGNAL_ADD);
-            }
-            if (st != VSYM_OK) return st;
-            continue;
-        }
-        while (seg_next(&w, &so, &dof, &n)) {
+        const char *from = src + p->task_offset;
+        size_t off = base + dk, len = p->size;
+        if (sr->row != 0 || drow != 0) {
+            seg_walk_t w =
+                seg_walk(p->task_offset, sr->row, sr->stride, dk, drow, dstride, p->size);
+            char *peer = vsym_obj_peer_ptr(obj, d);
+            uint64_t so, dof, n;
             if (peer != NULL) {
-                vsym_util_copy(peer + base + dof, src + so, n);
+                /* Row pieces stored through the peer's mapping: only the signal is left. */
+                while (seg_next(&w, &so, &dof, &n))
+                    vsym_util_copy(peer + base + dof, src + so, n);
+                if (!last) continue;
+                from = src;
+                off = base;
+                len = 0;
+            } else if (drow == 0) {
+                char *g = NULL;
+                st = gather_rows(svc, &w, src, p->batch_offset, &g);
+                if (st != VSYM_OK) return st;
+                from = g;
+                off = base;
             } else {
-                st = vsym_put_nbi(obj, d, base + dof, src + so, n);
-                if (st != VSYM_OK) return st;
-                puts++;
+                /* piece_round() stages every row piece out of reach of stores. */
+                return VSYM_FAIL(VSYM_ERR_BAD_STATE,
+                                 "copy run: task %llu: rows bound for rank %d out of reach of "
+                                 "stores",
+                                 (ull)t->id, d);
             }
         }
-        if (last) {
-            if (puts > 0) {
-                st = vsym_fence(svc->ctx);
-                if (st != VSYM_OK) return st;
-            }
-            st = vsym_put_signal(obj, d, base, src, 0, svc->ctrl, DONE_OFF(svc, svc->rank), 1,
-                                 VSYM_SIGNAL_ADD);
-            if (st != VSYM_OK) return st;
-        }
+        st = put_range(svc, obj, d, off, from, len, last, &puts);
+        if (st != VSYM_OK) return st;
     }
     svc->sent_total[d]++;
     return VSYM_OK;

@@ -97,7 +97,7 @@ void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
 {
 #if defined(__x86_64__)
     size_t threshold = vsym_util_nt_threshold();
-    if (threshold != 0 && whole >= threshold && len >= 128) {
+    if (threshold != 0 && whole >= threshold) {
         copy_nt(dst, src, len);
         return;
     }
@@ -109,12 +109,5 @@ void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
 
 void vsym_util_copy(void *dst, const void *src, size_t len)
 {
-#if defined(__x86_64__)
-    size_t threshold = vsym_util_nt_threshold();
-    if (threshold != 0 && len >= threshold) {
-        copy_nt(dst, src, len);
-        return;
-    }
-#endif
-    memcpy(dst, src, len);
+    vsym_util_copy_part(dst, src, len, len);
 }
