@@ -8,7 +8,7 @@
  * Layouts are sized to the launched ranks (a missing dp fills the world); "first=R" in a layout
  * places it at ranks R.. (disjoint source and destination sets). --scale 1/N divides every
  * dimension by N (kept a multiple of the largest TP size). -n timed refits (default 5), -w
- * warm-up refits (default 1). Bandwidth = bytes moved between ranks per refit / refit time
+ * warm-up refits (default 1), taking turns with the copy baseline's runs. Bandwidth = bytes moved between ranks per refit / refit time
  * (local copies not counted); the time of a refit is rank 0's, between two team barriers. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -104,22 +104,28 @@ static vsym_status_t run_copy(void *arg)
     return vsym_copy_run(arg);
 }
 
-/* Median seconds of a refit: warm-up, then timed refits each between two barriers. */
-static vsym_status_t time_refits(vsym_bench_t *b, refit_fn fn, void *arg, long warm, long iters,
-                                 double *median_s)
+/* Median seconds of a refit and of the copy baseline: warm-up, then timed runs each between two
+ * team barriers, the two taking turns (refit, copy, refit, ...), so that both are measured under
+ * the same conditions on a machine whose speed drifts between minutes or launches. */
+static vsym_status_t time_refits(vsym_bench_t *b, refit_fn fn[2], void *arg[2], long warm,
+                                 long iters, double median_s[2])
 {
-    double *t = calloc((size_t)iters, sizeof(double));
+    double *t = calloc(2 * (size_t)iters, sizeof(double));
     if (!t) return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "reshard bench: no memory");
     vsym_status_t st = VSYM_OK;
     for (long i = 0; i < warm + iters && st == VSYM_OK; i++) {
-        st = vsym_team_barrier(b->world, b->opts->timeout_s);
-        uint64_t t0 = vsym_util_time_ns();
-        if (st == VSYM_OK) st = fn(arg);
-        if (st == VSYM_OK) st = vsym_team_barrier(b->world, b->opts->timeout_s);
-        if (i >= warm) t[i - warm] = (vsym_util_time_ns() - t0) / 1e9;
+        for (int k = 0; k < 2 && st == VSYM_OK; k++) {
+            st = vsym_team_barrier(b->world, b->opts->timeout_s);
+            uint64_t t0 = vsym_util_time_ns();
+            if (st == VSYM_OK) st = fn[k](arg[k]);
+            if (st == VSYM_OK) st = vsym_team_barrier(b->world, b->opts->timeout_s);
+            if (i >= warm) t[k * iters + i - warm] = (vsym_util_time_ns() - t0) / 1e9;
+        }
     }
-    qsort(t, (size_t)iters, sizeof(double), cmp_double);
-    *median_s = t[iters / 2];
+    for (int k = 0; k < 2; k++) {
+        qsort(t + k * iters, (size_t)iters, sizeof(double), cmp_double);
+        median_s[k] = t[k * iters + iters / 2];
+    }
     free(t);
     return st;
 }
@@ -238,18 +244,6 @@ static int reshard_run(vsym_bench_t *b)
     long iters = o->iterations > 0 ? o->iterations : 5;
     long warm = o->warmup >= 0 ? o->warmup : 1;
     double refit_s = 0, copy_s = 0;
-    st = time_refits(b, run_exec, x, warm, iters, &refit_s);
-    if (st != VSYM_OK) goto out;
-
-    /* Verify every destination element (--test-corrupt: one flipped byte must be found). */
-    if (o->test_corrupt && me == 0 && dtot > 0) dst_arena[dtot / 2] ^= 0x5a;
-    for (int t = 0; t < nt; t++) {
-        uint64_t w = 0;
-        if (dst[t]) vsym_reshard_pattern_check(m, &ld, me, t, dst[t], &w, NULL);
-        wrong += w;
-    }
-    st = reduce_u64(b, &wrong, 0);
-    if (st != VSYM_OK) goto out;
 
     /* The copy service alone on the same tasks, between contiguous buffers. */
     csend = malloc(sbytes + 1);
@@ -275,7 +269,24 @@ static int reshard_run(vsym_bench_t *b)
         vsym_status_t sst = vsym_copy_schedule(svc);
         st = st == VSYM_OK ? sst : st;
     }
-    if (st == VSYM_OK) st = time_refits(b, run_copy, svc, warm, iters, &copy_s);
+    if (st == VSYM_OK) {
+        refit_fn fns[2] = {run_exec, run_copy};
+        void *args[2] = {x, svc};
+        double med[2];
+        st = time_refits(b, fns, args, warm, iters, med);
+        refit_s = med[0];
+        copy_s = med[1];
+    }
+    if (st != VSYM_OK) goto out;
+
+    /* Verify every destination element (--test-corrupt: one flipped byte must be found). */
+    if (o->test_corrupt && me == 0 && dtot > 0) dst_arena[dtot / 2] ^= 0x5a;
+    for (int t = 0; t < nt; t++) {
+        uint64_t w = 0;
+        if (dst[t]) vsym_reshard_pattern_check(m, &ld, me, t, dst[t], &w, NULL);
+        wrong += w;
+    }
+    st = reduce_u64(b, &wrong, 0);
     if (st != VSYM_OK) goto out;
 
     vsym_reshard_stats_t ps;

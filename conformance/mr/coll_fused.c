@@ -182,6 +182,45 @@ static void factorisation(int ltp, int itp)
 }
 
 /* Autotune writes the table for this topology and host; a new handler loads it. */
+/* The mode AUTO picks without a table (the rule in fused.c): across nodes the baseline (TP then
+ * DP); on one node all-reduce + all-gather in one exchange up to 2 KiB (at most 8 ranks), in two
+ * shots above; reduce-scatter + all-reduce through the baseline up to 512 KiB, in two shots
+ * above. */
+static void untuned_rule(vsym_fused_t *f)
+{
+    vsym_fused_topo_t t;
+    vsym_fused_get_topo(f, &t);
+    const int nodes = t.inter_tp_size * t.inter_dp_size;
+    const int wn = t.local_tp_size * t.local_dp_size * nodes, dp = t.local_dp_size * t.inter_dp_size;
+    const unsigned modes = vsym_fused_valid_modes(f);
+    const int base = !!(modes & (1u << VSYM_FUSED_BASELINE));
+    const vsym_fused_mode_t two = (modes & (1u << VSYM_FUSED_FEWEST_BYTES))
+                                      ? VSYM_FUSED_FEWEST_BYTES
+                                      : ((modes & (1u << VSYM_FUSED_TWOSHOT)) ? VSYM_FUSED_TWOSHOT
+                                                                               : VSYM_FUSED_ONESHOT);
+    struct {
+        vsym_fused_op_t op;
+        size_t n; /* bf16 elements per block (input bytes: 2n, times dp for RS + AR) */
+        vsym_fused_mode_t one_node;
+    } cases[] = {
+        {VSYM_FUSED_ALLREDUCE_ALLGATHER, 1024, /* 2 KiB: the last size in one exchange */
+         (wn <= 8 || !base) ? VSYM_FUSED_ONESHOT : VSYM_FUSED_BASELINE},
+        {VSYM_FUSED_ALLREDUCE_ALLGATHER, 2048, two},
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(256u << 10) / (size_t)dp, /* 512 KiB */
+         base ? VSYM_FUSED_BASELINE : two},
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512u << 10) / (size_t)dp, two},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        if (!(vsym_fused_valid_ops(f) & (1u << cases[i].op))) continue;
+        vsym_fused_mode_t want =
+            nodes > 1 ? (base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT) : cases[i].one_node;
+        vsym_fused_mode_t m = vsym_fused_select_mode(f, cases[i].op, cases[i].n, VSYM_DTYPE_BF16);
+        VSYM_CHECK(m == want, "%s, n %zu, tp %d x dp %d on %d node(s), untuned: %s, expected %s",
+                   vsym_fused_op_name(cases[i].op), cases[i].n, wn / dp, dp, nodes,
+                   vsym_fused_mode_name(m), vsym_fused_mode_name(want));
+    }
+}
+
 static void autotune(void)
 {
     char path[64];
@@ -194,21 +233,14 @@ static void autotune(void)
     VSYM_CHECK_OK(vsym_settings_check());
     vsym_fused_t *f;
     VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), NULL, &f));
-    {
-        /* No table yet: across nodes the fused pairs take the baseline (TP then DP). */
-        vsym_fused_topo_t t;
-        vsym_fused_get_topo(f, &t);
-        int nodes = t.inter_tp_size * t.inter_dp_size;
-        int base = !!(vsym_fused_valid_modes(f) & (1u << VSYM_FUSED_BASELINE));
-        for (int op = VSYM_FUSED_ALLREDUCE_ALLGATHER; op <= VSYM_FUSED_REDUCESCATTER_ALLREDUCE;
-             op++) {
-            if (!(vsym_fused_valid_ops(f) & (1u << op))) continue;
-            vsym_fused_mode_t m =
-                vsym_fused_select_mode(f, (vsym_fused_op_t)op, 4096, VSYM_DTYPE_BF16);
-            VSYM_CHECK((m == VSYM_FUSED_BASELINE) == (nodes > 1 && base),
-                       "%s on %d node(s), untuned: %s", vsym_fused_op_name((vsym_fused_op_t)op),
-                       nodes, vsym_fused_mode_name(m));
-        }
+    untuned_rule(f);
+    if (vsym_team_size(vsym_team_node(vsym_team_ctx(world))) % 2 == 0) {
+        /* A TP x DP split of the node (the derived topology has dp 1 inside a node). */
+        vsym_fused_topo_t given = {2, 0, 0, 0};
+        vsym_fused_t *h;
+        VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), &given, &h));
+        untuned_rule(h);
+        VSYM_CHECK_OK(vsym_fused_destroy(h));
     }
     VSYM_CHECK_OK(vsym_fused_autotune(f, VSYM_DTYPE_BF16, 6, 12, 1));
     VSYM_CHECK_OK(vsym_team_barrier(world, 0)); /* rank 0 has written the file */

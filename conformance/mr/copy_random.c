@@ -327,11 +327,11 @@ static void phase_zero_copy(vsym_copy_t *svc, vsym_team_t *team, size_t block)
  * rows n*W + 7 bytes apart, so 7 bytes after each row belong to no block). The two sides cut the
  * same bytes into rows of different lengths; the receive matrix is malloc'd memory or symmetric
  * heap memory (heap = 1); chunk, when set, cuts tasks inside rows. Every byte of every block is
- * checked, and the bytes of no block must keep the sentinel. */
+ * checked, and the bytes of no block must keep the sentinel. W is the receive row length. */
 static void phase_rows(vsym_copy_t *svc, vsym_team_t *team, int heap, int staged, const char *chunk,
-                       const char *phase)
+                       size_t W, const char *phase)
 {
-    enum { R = 64, W = 37 };
+    enum { R = 64 };
     const int me = vsym_team_rank(team), n = vsym_team_size(team);
     const size_t sstride = (size_t)n * 2 * W, rstride = (size_t)n * W + 7;
     const size_t slen = (R / 2) * sstride, rlen = R * rstride, block = (size_t)R * W;
@@ -412,6 +412,39 @@ static void phase_rows(vsym_copy_t *svc, vsym_team_t *team, int heap, int staged
         free(rm);
 }
 
+/* Local tasks inside one buffer: bytes [0, len) to [shift, shift + len), the two ranges
+ * overlapping (memmove semantics), and rows of one matrix to a disjoint contiguous range. */
+static void phase_local_overlap(vsym_copy_t *svc, vsym_team_t *team)
+{
+    enum { LEN = 5000, SHIFT = 1500, ROW = 300, STRIDE = 700 };
+    const int me = vsym_team_rank(team);
+    const uint64_t id = 7000000u + 2u * (uint64_t)me; /* task ids are unique in the team */
+    unsigned char *buf = malloc(3 * LEN + SHIFT), *want = malloc(3 * LEN + SHIFT);
+    VSYM_CHECK(buf != NULL && want != NULL, "no memory");
+    VSYM_CHECK_OK(vsym_copy_register_send(svc, id, buf, 0, LEN, me));
+    VSYM_CHECK_OK(vsym_copy_register_receive(svc, id, buf, SHIFT, LEN, me));
+    /* 3 rows of 300 bytes at 0, 700, 1400 of the second region -> contiguous after it. */
+    const size_t rows_at = LEN + SHIFT, flat_at = rows_at + 3 * STRIDE;
+    VSYM_CHECK_OK(vsym_copy_register_send_rows(svc, id + 1, buf, rows_at, 3 * ROW, ROW, STRIDE, me));
+    VSYM_CHECK_OK(vsym_copy_register_receive(svc, id + 1, buf, flat_at, 3 * ROW, me));
+    VSYM_CHECK_OK(vsym_copy_schedule(svc));
+    for (int run = 1; run <= 2; run++) {
+        for (size_t k = 0; k < 3 * LEN + SHIFT; k++)
+            buf[k] = pattern(id, k, run);
+        memcpy(want, buf, 3 * LEN + SHIFT);
+        memmove(want + SHIFT, want, LEN);
+        for (size_t r = 0; r < 3; r++)
+            memcpy(want + flat_at + r * ROW, want + rows_at + r * STRIDE, ROW);
+        VSYM_CHECK_OK(vsym_copy_run(svc));
+        for (size_t k = 0; k < 3 * LEN + SHIFT; k++)
+            VSYM_CHECK(buf[k] == want[k], "local overlap run %d: byte %zu is 0x%02x, expected 0x%02x",
+                       run, k, buf[k], want[k]);
+    }
+    VSYM_CHECK_OK(vsym_copy_clear(svc));
+    free(buf);
+    free(want);
+}
+
 int main(void)
 {
     vsym_ctx_t *ctx;
@@ -441,12 +474,21 @@ int main(void)
     set_setting("VSYM_COPY_CHUNK", NULL);
     set_setting("VSYM_COPY_STAGING", NULL);
 
-    phase_rows(svc, world, 1, 0, NULL, "rows, heap");
-    phase_rows(svc, world, 0, 0, NULL, "rows, malloc");
-    phase_rows(svc, world, 1, 1, NULL, "rows, heap, staged");
-    phase_rows(svc, world, 1, 0, "1000", "rows, heap, 1000-byte chunks");
-    phase_rows(svc, world, 0, 0, "1000", "rows, malloc, 1000-byte chunks");
+    phase_rows(svc, world, 1, 0, NULL, 37, "rows, heap");
+    phase_rows(svc, world, 0, 0, NULL, 37, "rows, malloc");
+    phase_rows(svc, world, 1, 1, NULL, 37, "rows, heap, staged");
+    phase_rows(svc, world, 1, 0, "1000", 37, "rows, heap, 1000-byte chunks");
+    phase_rows(svc, world, 0, 0, "1000", 37, "rows, malloc, 1000-byte chunks");
+    /* Rows long enough for the non-temporal loop (one fence per piece, not per row), stored in
+     * place, unpacked from staging, and copied locally. */
+    set_setting("VSYM_NT_THRESHOLD", "1K");
+    phase_rows(svc, world, 1, 0, NULL, 200, "rows, heap, non-temporal");
+    phase_rows(svc, world, 1, 1, NULL, 200, "rows, heap, staged, non-temporal");
+    phase_rows(svc, world, 0, 0, NULL, 200, "rows, malloc, non-temporal");
+    phase_local_overlap(svc, world); /* streaming stores must not run into the overlap */
+    set_setting("VSYM_NT_THRESHOLD", NULL);
 
+    phase_local_overlap(svc, world);
     if (n > 1) phase_zero_copy(svc, world, COPY_TEST_SLOW ? (16u << 20) : (256u << 10) + 3);
 
     /* Registering after schedule is refused until clear. */

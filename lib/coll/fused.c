@@ -497,20 +497,30 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
         int m = vsym_coll_tune_lookup(&f->tune[dtype], op, bytes);
         if (m > 0 && (f->valid_modes & (1u << m))) return (vsym_fused_mode_t)m;
     }
-    /* Without a table (measured on 4 and 8 ranks of one node): the single-collective ops are
-     * best served by the library collective (baseline: its own size rules); the fused pairs
-     * by the reduce-scatter + all-gather modes, whose bytes per rank shrink with the TP
-     * size; one exchange of everything only wins at 2 ranks. Across nodes the baseline's
-     * collectives (hierarchical, each with its own size rules) wait on the network fewest
-     * times: in the Soft-RoCE VM, 2 nodes x 2 ranks, the fused pairs took 4.8-23 ms there
-     * against 6.0-35 ms for one-shot and 9.7-34 ms for two-shot (1 KiB and 64 KiB). */
-    (void)bytes;
+    /* Without a table, a rule from the fused suite's runs on one node (2-core AMD, 4 ranks;
+     * 16-core Xeon, 4, 8 and 16 ranks: results/coll/README.md):
+     *  - the single-collective ops: the library collective (baseline: its own size rules);
+     *  - across nodes: the baseline's collectives (hierarchical, each with its own size rules)
+     *    wait on the network fewest times (Soft-RoCE VM, 2 nodes x 2 ranks: 4.8-23 ms against
+     *    6.0-35 ms for one-shot and 9.7-34 ms for two-shot at 1 KiB and 64 KiB);
+     *  - all-reduce + all-gather: one exchange up to 2 KiB of input where at most 8 ranks read
+     *    each other (1.1-1.5x the baseline; at 16 ranks the baseline's two small exchanges are
+     *    faster), then the two-shot modes, whose bytes per rank shrink with the TP size (1.1-2.4x
+     *    from 4 KiB at 4-16 ranks);
+     *  - reduce-scatter + all-reduce: the baseline up to 512 KiB of input (it reads dp + tp
+     *    blocks where the fused modes read W: 0.6-1.0x for them on the 16-core host), then the
+     *    two-shot modes (1.1-1.5x at 1 MiB). */
     int single =
         op == VSYM_FUSED_ALLREDUCE || op == VSYM_FUSED_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER;
     int nodes = f->topo.inter_tp_size * f->topo.inter_dp_size;
-    if ((single || nodes > 1) && (f->valid_modes & (1u << VSYM_FUSED_BASELINE)))
+    int has_base = (f->valid_modes & (1u << VSYM_FUSED_BASELINE)) != 0;
+    if (single || nodes > 1) return has_base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
+    if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= 2048) {
+        if (f->W <= 8 || !has_base) return VSYM_FUSED_ONESHOT;
         return VSYM_FUSED_BASELINE;
-    if (single) return VSYM_FUSED_ONESHOT;
+    }
+    if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && bytes <= (512u << 10) && has_base)
+        return VSYM_FUSED_BASELINE;
     if (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES)) return VSYM_FUSED_FEWEST_BYTES;
     if (f->valid_modes & (1u << VSYM_FUSED_TWOSHOT)) return VSYM_FUSED_TWOSHOT;
     return VSYM_FUSED_ONESHOT;

@@ -14,7 +14,7 @@
 /* Non-temporal stores write whole lines to memory without first reading them into the cache
  * (no read-for-ownership), which saves a third of the memory traffic of a large copy. They are
  * weakly ordered: the sfence makes them visible before any later store (e.g. a signal). */
-static void copy_nt(void *dst, const void *src, size_t len)
+static void copy_nt(void *dst, const void *src, size_t len, int fence)
 {
     char *d = dst;
     const char *s = src;
@@ -39,7 +39,7 @@ static void copy_nt(void *dst, const void *src, size_t len)
         s += 128;
         len -= 128;
     }
-    _mm_sfence();
+    if (fence) _mm_sfence();
     memcpy(d, s, len);
 }
 #endif
@@ -93,21 +93,39 @@ size_t vsym_util_nt_threshold(void)
     return r;
 }
 
-void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
+static void copy_part(void *dst, const void *src, size_t len, size_t whole, int fence)
 {
 #if defined(__x86_64__)
     size_t threshold = vsym_util_nt_threshold();
     if (threshold != 0 && whole >= threshold) {
-        copy_nt(dst, src, len);
+        copy_nt(dst, src, len, fence);
         return;
     }
 #else
     (void)whole;
+    (void)fence;
 #endif
     memcpy(dst, src, len);
 }
 
+void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
+{
+    copy_part(dst, src, len, whole, 1);
+}
+
+void vsym_util_copy_part_unfenced(void *dst, const void *src, size_t len, size_t whole)
+{
+    copy_part(dst, src, len, whole, 0);
+}
+
+void vsym_util_copy_fence(void)
+{
+#if defined(__x86_64__)
+    _mm_sfence();
+#endif
+}
+
 void vsym_util_copy(void *dst, const void *src, size_t len)
 {
-    vsym_util_copy_part(dst, src, len, len);
+    copy_part(dst, src, len, len, 1);
 }
