@@ -19,7 +19,8 @@
     X(SPIN_COUNT, INT, "-1", "",                                                                   \
       "Polls before a wait starts yielding (-1: chosen from the core count and ranks per node).") \
     X(NT_THRESHOLD, SIZE, "auto", "",                                                              \
-      "Shared-memory copies of at least this size use non-temporal stores (auto: half the "      \
+      "Shared-memory copies of at least this size use non-temporal stores, and so do the copy "  \
+      "service's rows and local copies once a run moves that many bytes (auto: half the "        \
       "last-level cache of the rank's CPU, from sysfs; 0: never).")                               \
     X(DEVICE, STRING, "", "", "RDMA device to use (empty: the active device closest to the CPUs).") \
     X(PORT, INT, "0", "", "RDMA port number (0: the first active port).")                          \
