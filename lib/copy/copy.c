@@ -942,8 +942,13 @@ static int seg_next(seg_walk_t *w, uint64_t *soff, uint64_t *doff, uint64_t *len
 static void copy_walk(char *dst, const char *src, seg_walk_t *w, size_t whole)
 {
     uint64_t so, dof, n;
+    if (!vsym_util_copy_streams(whole)) {
+        while (seg_next(w, &so, &dof, &n))
+            memcpy(dst + dof, src + so, n);
+        return;
+    }
     while (seg_next(w, &so, &dof, &n))
-        vsym_util_copy_part_unfenced(dst + dof, src + so, n, whole);
+        vsym_util_copy_stream(dst + dof, src + so, n);
     vsym_util_copy_fence();
 }
 

@@ -93,29 +93,24 @@ size_t vsym_util_nt_threshold(void)
     return r;
 }
 
-static void copy_part(void *dst, const void *src, size_t len, size_t whole, int fence)
+int vsym_util_copy_streams(size_t whole)
 {
 #if defined(__x86_64__)
     size_t threshold = vsym_util_nt_threshold();
-    if (threshold != 0 && whole >= threshold) {
-        copy_nt(dst, src, len, fence);
-        return;
-    }
+    return threshold != 0 && whole >= threshold;
 #else
     (void)whole;
-    (void)fence;
+    return 0;
 #endif
+}
+
+void vsym_util_copy_stream(void *dst, const void *src, size_t len)
+{
+#if defined(__x86_64__)
+    copy_nt(dst, src, len, 0);
+#else
     memcpy(dst, src, len);
-}
-
-void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
-{
-    copy_part(dst, src, len, whole, 1);
-}
-
-void vsym_util_copy_part_unfenced(void *dst, const void *src, size_t len, size_t whole)
-{
-    copy_part(dst, src, len, whole, 0);
+#endif
 }
 
 void vsym_util_copy_fence(void)
@@ -125,7 +120,20 @@ void vsym_util_copy_fence(void)
 #endif
 }
 
+void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
+{
+#if defined(__x86_64__)
+    if (vsym_util_copy_streams(whole)) {
+        copy_nt(dst, src, len, 1);
+        return;
+    }
+#else
+    (void)whole;
+#endif
+    memcpy(dst, src, len);
+}
+
 void vsym_util_copy(void *dst, const void *src, size_t len)
 {
-    copy_part(dst, src, len, len, 1);
+    vsym_util_copy_part(dst, src, len, len);
 }

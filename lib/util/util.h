@@ -123,10 +123,12 @@ void vsym_util_copy(void *dst, const void *src, size_t len);
 /* A piece of len bytes of a copy of whole bytes made piece by piece (e.g. from a block just
  * computed in cache): non-temporal stores when the whole is at least vsym_util_nt_threshold(). */
 void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole);
-/* The same without the store fence that ends a non-temporal copy: for the many short pieces of
- * one large copy (rows), each fenced once at the end with vsym_util_copy_fence(), which must come
- * before any store or signal that tells a reader the data is there. */
-void vsym_util_copy_part_unfenced(void *dst, const void *src, size_t len, size_t whole);
+/* For the many short pieces of one large copy (rows): whether a copy of whole bytes streams
+ * (non-temporal stores, from vsym_util_nt_threshold()), decided once; a streaming copy of one
+ * piece without the store fence, and the fence, which must come after the last piece and before
+ * any store or signal that tells a reader the data is there. */
+int vsym_util_copy_streams(size_t whole);
+void vsym_util_copy_stream(void *dst, const void *src, size_t len);
 void vsym_util_copy_fence(void);
 /* VSYM_NT_THRESHOLD in force, "auto" resolved (half the last-level cache); 0: never. */
 size_t vsym_util_nt_threshold(void);
