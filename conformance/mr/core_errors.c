@@ -36,9 +36,14 @@ int main(int argc, char **argv)
     setenv("VSYM_HEAP_SIZE", "12Q", 1);
     VSYM_CHECK_STATUS(vsym_init(&ctx), VSYM_ERR_INVALID_PARAM, "VSYM_HEAP_SIZE=12Q");
     unsetenv("VSYM_HEAP_SIZE");
+    setenv("VSYM_SPIN_PAUSE", "sometimes", 1);
+    VSYM_CHECK_STATUS(vsym_init(&ctx), VSYM_ERR_INVALID_PARAM, "VSYM_SPIN_PAUSE=sometimes");
     VSYM_CHECK(ctx == NULL, "ctx set on failure");
 
+    /* The rest runs its waits without pause (VSYM_SPIN_PAUSE=off), which must be in force. */
+    setenv("VSYM_SPIN_PAUSE", "off", 1);
     VSYM_CHECK_OK(vsym_init(&ctx));
+    VSYM_CHECK(vsym_util_spin_pause == 0, "VSYM_SPIN_PAUSE=off left pause on");
     vsym_team_t *world = vsym_team_world(ctx);
     int me = vsym_team_rank(world), n = vsym_team_size(world);
     VSYM_CHECK_OK(vsym_alloc(world, 1024, &obj));

@@ -258,9 +258,7 @@ static vsym_status_t flag_wait(vsym_coll_t *c, int r, uint64_t want)
     const volatile uint64_t *f = (const uint64_t *)(c->peer[r] + 4 * c->chunk);
     for (int i = 0; i < c->fast_spin; i++) {
         if (__atomic_load_n(f, __ATOMIC_ACQUIRE) >= want) return VSYM_OK;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
+        vsym_util_spin_hint();
     }
     vsym_backoff_t b;
     vsym_backoff_init(&b, c->timeout);
@@ -416,7 +414,7 @@ vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len
         /* The peer's stores may be in flight: reload (the compiler must not keep old values). */
         __asm__ volatile("" ::: "memory");
         if (spin < c->fast_spin) {
-            __builtin_ia32_pause();
+            vsym_util_spin_hint();
             continue;
         }
         if (!started) {

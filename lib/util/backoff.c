@@ -1,13 +1,58 @@
 /* Waiting without starving the rank being waited for. */
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <sched.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "util/util.h"
 
 static int ranks_per_node = 1;
 
+int vsym_util_spin_pause = 1;
+
+/* 1 on a CPU emulated by qemu's TCG: its hypervisor CPUID leaf says "TCGTCGTCGTCG", or (CPU
+ * models that hide the leaf) /proc/cpuinfo's model name has "TCG". There a pause leaves the
+ * translated code for qemu's main loop and its lock, which the other vCPUs need to take
+ * interrupts (the Soft-RoCE VM's kernel work waits behind it). */
+static int emulated_cpu(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
+        char vendor[13];
+        __cpuid(0x40000000, a, b, c, d);
+        memcpy(vendor, &b, 4);
+        memcpy(vendor + 4, &c, 4);
+        memcpy(vendor + 8, &d, 4);
+        vendor[12] = '\0';
+        if (strcmp(vendor, "TCGTCGTCGTCG") == 0)
+            return 1;
+    }
+#endif
+    char line[256];
+    int tcg = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "model name", 10) == 0) {
+            tcg = strstr(line, "TCG") != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return tcg;
+}
+
 void vsym_util_set_ranks_per_node(int ranks)
 {
+    const char *pause = vsym_config_str(VSYM_CFG_SPIN_PAUSE);
+
     ranks_per_node = ranks > 0 ? ranks : 1;
+    vsym_util_spin_pause = strcmp(pause, "on") == 0 ? 1 : strcmp(pause, "off") == 0 ? 0
+                                                                                     : !emulated_cpu();
 }
 
 uint64_t vsym_util_timeout_ns(double timeout_s)
@@ -48,9 +93,7 @@ int vsym_backoff_step(vsym_backoff_t *b)
 {
     b->polls++;
     if (b->polls < b->spin_limit) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
+        vsym_util_spin_hint();
         if ((b->polls & 1023) != 0)
             return 1;
     } else if (b->polls < b->yield_limit) {

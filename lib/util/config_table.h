@@ -18,6 +18,9 @@
       "pretend nodes use verbs.")                                                                  \
     X(SPIN_COUNT, INT, "-1", "",                                                                   \
       "Polls before a wait starts yielding (-1: chosen from the core count and ranks per node).") \
+    X(SPIN_PAUSE, ENUM, "auto", "auto|on|off",                                                    \
+      "x86 pause in spin loops (auto: on, except on a CPU emulated by qemu TCG, where each pause " \
+      "enters qemu's main loop and slows the other vCPUs).")                                      \
     X(NT_THRESHOLD, SIZE, "auto", "",                                                              \
       "Shared-memory copies of at least this size use non-temporal stores, and so do the copy "  \
       "service's rows and local copies once a run moves that many bytes (auto: half the "        \

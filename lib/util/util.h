@@ -112,8 +112,22 @@ int vsym_backoff_step(vsym_backoff_t *b);
 /* Seconds waited so far. */
 double vsym_backoff_elapsed(const vsym_backoff_t *b);
 
-/* Tell the wait policy how many ranks share this node's cores (set by the core at init). */
+/* Tell the wait policy how many ranks share this node's cores (set by the core at init); it
+ * also settles VSYM_SPIN_PAUSE then. */
 void vsym_util_set_ranks_per_node(int ranks);
+
+/* One poll of a spin loop: x86's pause (it spares the pipeline's memory-order flush when the
+ * word changes, and a sibling hardware thread's share of the core), except where
+ * VSYM_SPIN_PAUSE turns it off (auto: off on a CPU emulated by qemu TCG, where every pause
+ * leaves the translated code for qemu's main loop and its lock). */
+extern int vsym_util_spin_pause;
+static inline void vsym_util_spin_hint(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (vsym_util_spin_pause)
+        __builtin_ia32_pause();
+#endif
+}
 
 /* ---- Memory copies ------------------------------------------------------------------------ */
 

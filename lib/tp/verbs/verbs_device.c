@@ -231,8 +231,11 @@ static vsym_status_t try_device(vsym_tp_verbs_t *t, struct ibv_context *ctx, int
         t->max_msg = pattr.max_msg_sz ? pattr.max_msg_sz : (1u << 30);
         if (t->max_msg > (1u << 30))
             t->max_msg = 1u << 30;
-        t->max_rd_atom = dattr.max_qp_rd_atom > 16 ? 16 : dattr.max_qp_rd_atom;
-        t->max_init_rd_atom = dattr.max_qp_init_rd_atom > 16 ? 16 : dattr.max_qp_init_rd_atom;
+        /* Reads and atomics in flight per QP: as many as the device takes (perftest's choice;
+         * ConnectX parts say 16, Soft-RoCE 128), which small gets and atomic windows need to
+         * cover a round trip. The QP attribute is 8 bits wide. */
+        t->max_rd_atom = dattr.max_qp_rd_atom > 255 ? 255 : dattr.max_qp_rd_atom;
+        t->max_init_rd_atom = dattr.max_qp_init_rd_atom > 255 ? 255 : dattr.max_qp_init_rd_atom;
         t->atomics = dattr.atomic_cap != IBV_ATOMIC_NONE;
         return choose_gid(t, pattr.gid_tbl_len);
     }
