@@ -3,7 +3,6 @@
 #include <cpuid.h>
 #endif
 #include <sched.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "util/util.h"
@@ -31,19 +30,9 @@ static int emulated_cpu(void)
             return 1;
     }
 #endif
-    char line[256];
-    int tcg = 0;
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f == NULL)
-        return 0;
-    while (fgets(line, sizeof(line), f)) {
-        if (strncmp(line, "model name", 10) == 0) {
-            tcg = strstr(line, "TCG") != NULL;
-            break;
-        }
-    }
-    fclose(f);
-    return tcg;
+    char model[128];
+    vsym_util_cpu_model(model, sizeof(model));
+    return strstr(model, "TCG") != NULL;
 }
 
 void vsym_util_set_ranks_per_node(int ranks)

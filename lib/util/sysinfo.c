@@ -10,7 +10,7 @@
 #include "util/util.h"
 #include "vsym_build_info.h"
 
-static void read_cpu_model(char *buf, size_t len)
+void vsym_util_cpu_model(char *buf, size_t len)
 {
     char line[256];
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -61,7 +61,7 @@ VSYM_API vsym_status_t vsym_sysinfo_get(vsym_sysinfo_t *info_p)
         return vsym_util_fail_quiet(VSYM_ERR_INVALID_PARAM, "sysinfo: NULL output");
     if (gethostname(si.host, sizeof(si.host) - 1) != 0)
         snprintf(si.host, sizeof(si.host), "unknown");
-    read_cpu_model(si.cpu_model, sizeof(si.cpu_model));
+    vsym_util_cpu_model(si.cpu_model, sizeof(si.cpu_model));
     si.cores_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
     snprintf(si.kernel, sizeof(si.kernel), "unknown");
     if (uname(&un) == 0 && strlen(un.release) < sizeof(si.kernel))

@@ -112,6 +112,9 @@ int vsym_backoff_step(vsym_backoff_t *b);
 /* Seconds waited so far. */
 double vsym_backoff_elapsed(const vsym_backoff_t *b);
 
+/* The CPU's model name from /proc/cpuinfo ("unknown" when it has none). */
+void vsym_util_cpu_model(char *buf, size_t len);
+
 /* Tell the wait policy how many ranks share this node's cores (set by the core at init); it
  * also settles VSYM_SPIN_PAUSE then. */
 void vsym_util_set_ranks_per_node(int ranks);
