@@ -189,7 +189,7 @@ VSYM_API vsym_status_t vsym_init(vsym_ctx_t **ctx_p)
         goto err_free;
     n = ctx->boot.size;
     vsym_util_log_set_identity(ctx->boot.rank, ctx->host);
-    vsym_util_set_ranks_per_node(ctx->boot.local_size);
+    vsym_util_wait_policy_init(ctx->boot.local_size);
     if ((st = arena_create(ctx)) != VSYM_OK)
         goto err_boot;
 

@@ -35,7 +35,7 @@ static int emulated_cpu(void)
     return strstr(model, "TCG") != NULL;
 }
 
-void vsym_util_set_ranks_per_node(int ranks)
+void vsym_util_wait_policy_init(int ranks)
 {
     const char *pause = vsym_config_str(VSYM_CFG_SPIN_PAUSE);
 

@@ -115,9 +115,8 @@ double vsym_backoff_elapsed(const vsym_backoff_t *b);
 /* The CPU's model name from /proc/cpuinfo ("unknown" when it has none). */
 void vsym_util_cpu_model(char *buf, size_t len);
 
-/* Tell the wait policy how many ranks share this node's cores (set by the core at init); it
- * also settles VSYM_SPIN_PAUSE then. */
-void vsym_util_set_ranks_per_node(int ranks);
+/* Settle the wait policy at init: how many ranks share this node's cores, and VSYM_SPIN_PAUSE. */
+void vsym_util_wait_policy_init(int ranks);
 
 /* One poll of a spin loop: x86's pause (it spares the pipeline's memory-order flush when the
  * word changes, and a sibling hardware thread's share of the core), except where
