@@ -24,7 +24,16 @@
  * iterations vs delta, the schedule time, and the single-peer put bandwidth rank 0 -> 1 (-> the
  * first peer over verbs, in a mixed job) of the same size from the same kind of memory (copy/put is
  * the headline ratio, target >= 0.8 for large tasks). --check validates every received byte after
- * the copy runs. */
+ * the copy runs.
+ *
+ * The single-peer put runs alone, with the machine to itself; the copy runs with every rank
+ * moving data at once, sharing the memory bandwidth (shared memory) or the CPUs that drive the
+ * NIC (Soft-RoCE). So a second reference, "put_all": every rank puts size bytes to its ring
+ * neighbour me+1 at the same time, as many bytes as it sends in a copy run, in one put (put +
+ * quiet, timed from a barrier, the slowest rank's time; per-rank bandwidth = the largest sender's
+ * bytes / that time): the machine's put bandwidth under the same load and the same volume, what a
+ * ring, all-to-all or random pattern can reach at best (copy/put_all; for scatter and gather,
+ * where one rank is busy, copy/put is the fair ratio). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,12 +248,41 @@ static vsym_status_t put_bandwidth(vsym_bench_t *b, vsym_obj_t *recv, const unsi
     return st != VSYM_OK ? st : st2;
 }
 
+/* Every rank puts its mine bytes to its ring neighbour at once (see the head of this file): the
+ * largest sender's bytes (most) per median run, each run the slowest rank's time from a barrier
+ * to its quiet, in GB/s. */
+static vsym_status_t put_all_bandwidth(vsym_bench_t *b, vsym_obj_t *recv,
+                                       const unsigned char *send, size_t mine, size_t most,
+                                       long iters, double *gbs_p)
+{
+    timed_t t = {calloc((size_t)iters, sizeof(double)), iters};
+    vsym_status_t st = VSYM_OK;
+    int peer = (b->rank + 1) % b->nranks;
+    *gbs_p = 0;
+    if (t.samples == NULL) return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy bench: no memory");
+    if (mine > 0) st = vsym_put(recv, peer, 0, send, mine); /* warm-up */
+    if (st == VSYM_OK) st = vsym_quiet(b->ctx);
+    for (long i = 0; i < iters && st == VSYM_OK; i++) {
+        st = vsym_team_barrier(b->world, b->opts->timeout_s);
+        uint64_t t0 = vsym_util_time_ns();
+        if (st == VSYM_OK && mine > 0) st = vsym_put(recv, peer, 0, send, mine);
+        if (st == VSYM_OK) st = vsym_quiet(b->ctx);
+        t.samples[i] = (double)(vsym_util_time_ns() - t0);
+    }
+    if (st == VSYM_OK) st = vsym_team_barrier(b->world, b->opts->timeout_s);
+    if (st == VSYM_OK) st = slowest(b, &t);
+    if (st == VSYM_OK && most > 0) *gbs_p = (double)most / median_of(t.samples, iters) / 1e9;
+    free(t.samples);
+    return st;
+}
+
 static const vsym_bench_column_t copy_cols[] = {
     {"#bytes", 10, 0},         {"#tasks", 7, 0},         {"iters", 6, 0},
     {"delta", 6, 0},           {"greedy", 7, 0},         {"sched[ms]", 10, 3},
     {"t_copy[us]", 12, 1},     {"BW_copy[GB/s]", 15, 3}, {"t_naive[us]", 13, 1},
     {"BW_naive[GB/s]", 16, 3}, {"BW_put[GB/s]", 14, 3},  {"copy/put", 10, 3},
-    {"naive/copy", 12, 3},     {"#wrong", 8, 0},
+    {"BW_put_all[GB/s]", 18, 3}, {"copy/put_all", 14, 3}, {"naive/copy", 12, 3},
+    {"#wrong", 8, 0},
 };
 #define N_COLS ((int)(sizeof(copy_cols) / sizeof(copy_cols[0])))
 
@@ -255,7 +293,7 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
     vsym_status_t st = VSYM_OK;
     if (build_tasks(pattern, n, size, l) != 0)
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy bench: no memory for tasks");
-    size_t send_len = 1, recv_max = 1, busiest = 0;
+    size_t send_len = 1, recv_max = 1, busiest = 0, sent_max = 0;
     size_t *sent = calloc((size_t)n, sizeof(size_t)), *got = calloc((size_t)n, sizeof(size_t));
     if (sent == NULL || got == NULL) {
         free(sent), free(got);
@@ -268,12 +306,16 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
     for (int r = 0; r < n; r++) {
         recv_max = got[r] > recv_max ? got[r] : recv_max;
         busiest = sent[r] > busiest ? sent[r] : busiest;
+        sent_max = sent[r] > sent_max ? sent[r] : sent_max;
         busiest = got[r] > busiest ? got[r] : busiest;
     }
-    /* The single-peer put of rank 0 sends size bytes from the send buffer into recv. */
+    /* The single-peer put of rank 0 sends size bytes from the send buffer into recv, the loaded
+     * one sent[me] bytes from every rank. */
+    const size_t sent_me = sent[me];
     send_len = sent[me] > size ? sent[me] : size;
     send_len = send_len > 0 ? send_len : 1;
     recv_max = recv_max > size ? recv_max : size;
+    recv_max = recv_max > sent_max ? recv_max : sent_max;
     free(sent);
     free(got);
 
@@ -365,8 +407,9 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
         tn.samples[i] = (double)(vsym_util_time_ns() - t0);
     }
     if (st != VSYM_OK) goto out;
-    double put_gbs = 0;
+    double put_gbs = 0, put_all_gbs = 0;
     st = put_bandwidth(b, recv, send, size, iters, &put_gbs);
+    if (st == VSYM_OK) st = put_all_bandwidth(b, recv, send, sent_me, sent_max, iters, &put_all_gbs);
     if (st == VSYM_OK) st = slowest(b, &tc);
     if (st == VSYM_OK) st = slowest(b, &tn);
     if (st == VSYM_OK) {
@@ -390,6 +433,8 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
                         bw_naive,
                         put_gbs > 0 ? put_gbs : NAN,
                         put_gbs > 0 ? bw_copy / put_gbs : NAN,
+                        put_all_gbs > 0 ? put_all_gbs : NAN,
+                        put_all_gbs > 0 ? bw_copy / put_all_gbs : NAN,
                         t_naive / t_copy,
                         (double)wrong};
     char key[96], title[200];
@@ -426,6 +471,9 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
         json_object_set_new(r, "put_transport", json_string(tp ? tp : "unknown"));
     }
     if (put_gbs > 0) json_object_set_new(r, "copy_over_put", json_real(bw_copy / put_gbs));
+    json_object_set_new(r, "put_all_gbs", json_real(put_all_gbs));
+    if (put_all_gbs > 0)
+        json_object_set_new(r, "copy_over_put_all", json_real(bw_copy / put_all_gbs));
     json_object_set_new(r, "naive_over_copy", json_real(t_naive / t_copy));
     if (wrong >= 0) {
         json_object_set_new(r, "wrong", json_integer(wrong));
@@ -465,7 +513,7 @@ static int run_copy(vsym_bench_t *b)
 const vsym_bench_suite_t vsym_bench_suite_copy = {
     .name = "copy",
     .help = "copy service on a pattern (--pattern ring|alltoall|scatter|gather|random|incast) "
-            "vs naive puts + barriers, and single-peer put bandwidth",
+            "vs naive puts + barriers, single-peer put bandwidth alone and with every rank putting",
     .min_ranks = 2,
     .max_ranks = 0,
     .default_min_size = 64u << 10,

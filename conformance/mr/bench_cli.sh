@@ -98,7 +98,8 @@ for i, line in enumerate(lines):
         sys.exit(f"FAIL: record {i}: min <= median <= max violated")
 print(f"ok: {len(lines)} records parse and carry the configuration")
 EOF
-  # The copy suite: its record names the peer and transport of its single-peer put reference.
+  # The copy suite: its record names the peer and transport of its single-peer put reference,
+  # and carries the loaded reference (every rank putting at once) with its ratio.
   "$run" -n 2 --timeout 120 -- "$bench" copy --pattern ring -b 64K -e 64K -n 5 --check \
       --json "$work/c.jsonl" > /dev/null 2> "$work/err" || fail "copy run: $(cat "$work/err")"
   python3 - "$work/c.jsonl" <<'EOF' || exit 1
@@ -109,7 +110,9 @@ if len(r) != 1:
 r = r[0]
 if r.get("put_pair") != [0, 1] or r.get("put_transport") != "shm":
     sys.exit(f"FAIL: copy: put reference {r.get('put_pair')} over {r.get('put_transport')}")
-if r["wrong"] != 0 or r["schedule_iterations"] != r["delta"] or r["put_single_peer_gbs"] <= 0:
+if (r["wrong"] != 0 or r["schedule_iterations"] != r["delta"] or r["put_single_peer_gbs"] <= 0
+        or r["put_all_gbs"] <= 0
+        or abs(r["copy_over_put_all"] - r["copy"]["bw_per_rank_gbs"] / r["put_all_gbs"]) > 1e-9):
     sys.exit(f"FAIL: copy record: {json.dumps(r)[:300]}")
 print("ok: copy record")
 EOF
