@@ -3,7 +3,7 @@
 #include "harness.h"
 
 #define ITERS 300
-#define NBI_K 200 /* non-blocking atomics per rank and target: more than one ring of them */
+#define NBI_K 300 /* non-blocking atomics per rank and target: over two rings of them (verbs) */
 
 /* Non-blocking atomics: every rank issues NBI_K fetch_add_nbi(1) and add_nbi(2) to every rank
  * (itself included), then one quiet. Every target's counters come out exact and its n * NBI_K

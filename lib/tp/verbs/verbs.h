@@ -25,8 +25,9 @@
 #define VERBS_SLOTS 16u
 #define VERBS_SLOT_SIZE (32u * 1024u)
 #define VERBS_SMALL_BOUNCE (8u * 1024u)
-/* Non-blocking atomics in flight per queue pair: each owns an 8-byte result word of a ring. */
-#define VERBS_AMO_RING 64u
+/* Non-blocking atomics in flight per queue pair: each owns an 8-byte result word of a ring
+ * (perftest's ib_atomic_bw keeps 128 in flight; rxe allows 128 reads and atomics per QP). */
+#define VERBS_AMO_RING 256u
 /* Registered bytes per queue pair: the bounce slots, the blocking atomics' result word (64
  * bytes) and the ring of non-blocking results. */
 #define VERBS_QP_BOUNCE \
@@ -53,8 +54,10 @@ typedef struct verbs_wr_info {
 
 typedef struct verbs_slot {
     uint64_t seq; /* the request that uses the slot */
-    void *dst;    /* a get's final destination (copied out on completion), NULL for a put */
+    void *dst;    /* a get's final destination (copied out on completion), NULL for a put;
+                   * a non-blocking atomic's uint64_t for the old value, or NULL */
     uint32_t len;
+    int signaled; /* the request asks for a completion */
 } verbs_slot_t;
 
 typedef struct verbs_qp {
@@ -82,10 +85,7 @@ typedef struct verbs_qp {
     uint32_t slot_unsignaled; /* slots taken since the last signalled request */
     /* Non-blocking atomics: result words, released in sequence order like the slots. */
     uint64_t *amo_ring;       /* VERBS_AMO_RING words, in tp->bounce_mr */
-    struct {
-        uint64_t seq;
-        uint64_t *dst;        /* where the old value goes at completion, or NULL */
-    } amo_slots[VERBS_AMO_RING];
+    verbs_slot_t amo_slots[VERBS_AMO_RING]; /* dst: the caller's uint64_t for the old value */
     uint32_t amo_head, amo_used, amo_unsignaled;
 } verbs_qp_t;
 

@@ -67,7 +67,7 @@ static void qp_complete(verbs_qp_t *vq, uint64_t seq)
         if (vq->amo_slots[tail].seq > seq)
             break;
         if (vq->amo_slots[tail].dst != NULL && vq->failed == VSYM_OK)
-            *vq->amo_slots[tail].dst = ((volatile uint64_t *)vq->amo_ring)[tail];
+            *(uint64_t *)vq->amo_slots[tail].dst = ((volatile uint64_t *)vq->amo_ring)[tail];
         vq->amo_used--;
     }
 }
@@ -212,13 +212,22 @@ static inline uint64_t batch_add(verbs_qp_t *vq, wr_batch_t *b, enum ibv_wr_opco
     return seq;
 }
 
-/* Free the oldest entry (request need) of a ring released in sequence order: bounce slots or
- * non-blocking atomic results. Its request may be unsignalled; a signalled one follows within a
- * quarter of the ring, so waiting for the newest signalled request frees it. */
-static vsym_status_t ring_wait(vsym_tp_verbs_t *t, verbs_qp_t *vq, uint64_t need, const char *what)
+/* Free the oldest entry of a ring released in sequence order (bounce slots or non-blocking
+ * atomic results): wait for the first signalled request among the ring's entries, oldest first
+ * (a completion implies every earlier request of the queue pair is done). One follows within a
+ * quarter of the ring; the newest signalled request is the fallback. Waiting for the newest one
+ * instead drained three quarters of the ring before the next request could go out. */
+static vsym_status_t ring_wait(vsym_tp_verbs_t *t, verbs_qp_t *vq, const verbs_slot_t *ring,
+                               uint32_t head, uint32_t used, uint32_t size, const char *what)
 {
-    if (vq->signaled > need)
-        need = vq->signaled;
+    uint64_t need = vq->signaled;
+    for (uint32_t i = 0; i < used; i++) {
+        const verbs_slot_t *e = &ring[(head + size - used + i) % size];
+        if (e->signaled) {
+            need = e->seq;
+            break;
+        }
+    }
     return qp_wait(t, vq, need, what);
 }
 
@@ -229,11 +238,10 @@ static vsym_status_t slot_take(vsym_tp_verbs_t *t, verbs_qp_t *vq, wr_batch_t *b
     vsym_status_t st;
 
     if (vq->slot_used == VERBS_SLOTS) {
-        uint32_t tail = (vq->slot_head + VERBS_SLOTS - vq->slot_used) % VERBS_SLOTS;
-        uint64_t need = vq->slots[tail].seq;
         if ((st = batch_flush(t, vq, b)) != VSYM_OK)
             return st;
-        if ((st = ring_wait(t, vq, need, what)) != VSYM_OK)
+        if ((st = ring_wait(t, vq, vq->slots, vq->slot_head, vq->slot_used, VERBS_SLOTS, what)) !=
+            VSYM_OK)
             return st;
     }
     *slot_p = vq->slot_head;
@@ -357,6 +365,7 @@ static vsym_status_t verbs_put(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *d
         vq->slots[slot].seq = batch_add(vq, &b, IBV_WR_RDMA_WRITE, raddr + off, rkey,
                                         (uintptr_t)buf, chunk, t->bounce_mr->lkey, 0,
                                         VERBS_OP_PUT, 0);
+        vq->slots[slot].signaled = vq->signaled == vq->slots[slot].seq;
         off += chunk;
     }
     return batch_flush(t, vq, &b);
@@ -402,6 +411,7 @@ static vsym_status_t verbs_get(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *s
             seq = batch_add(vq, &b, IBV_WR_RDMA_READ, raddr + off, rkey, (uintptr_t)buf, chunk,
                             t->bounce_mr->lkey, 0, VERBS_OP_GET, blocking && off + chunk == len);
             vq->slots[slot].seq = seq;
+            vq->slots[slot].signaled = vq->signaled == seq;
             off += chunk;
         }
     }
@@ -554,8 +564,8 @@ static vsym_status_t verbs_atomic64_nbi(vsym_tp_t *tp, int peer, const vsym_tp_r
         return st;
     if (vq->amo_used == VERBS_AMO_RING) {
         /* Ring full: wait for its oldest word (a request every VERBS_AMO_RING / 4 is signalled). */
-        uint32_t tail = (vq->amo_head + VERBS_AMO_RING - vq->amo_used) % VERBS_AMO_RING;
-        if ((st = ring_wait(t, vq, vq->amo_slots[tail].seq, what)) != VSYM_OK)
+        if ((st = ring_wait(t, vq, vq->amo_slots, vq->amo_head, vq->amo_used, VERBS_AMO_RING,
+                            what)) != VSYM_OK)
             return st;
     }
     uint32_t k = vq->amo_head;
@@ -567,6 +577,7 @@ static vsym_status_t verbs_atomic64_nbi(vsym_tp_t *tp, int peer, const vsym_tp_r
                               cswap ? value : 0, &vq->amo_ring[k], sig);
     vq->amo_slots[k].seq = seq;
     vq->amo_slots[k].dst = old_p;
+    vq->amo_slots[k].signaled = vq->signaled == seq;
     vq->amo_head = (k + 1) % VERBS_AMO_RING;
     vq->amo_used++;
     /* The blocking atomics' guess of SET and SWAP no longer knows this word's value. */
