@@ -111,7 +111,7 @@ r = r[0]
 if r.get("put_pair") != [0, 1] or r.get("put_transport") != "shm":
     sys.exit(f"FAIL: copy: put reference {r.get('put_pair')} over {r.get('put_transport')}")
 if (r["wrong"] != 0 or r["schedule_iterations"] != r["delta"] or r["put_single_peer_gbs"] <= 0
-        or r["put_all_gbs"] <= 0
+        or r["put_all_gbs"] <= 0 or not 0 < r["schedule_compute_ms"] <= r["schedule_ms"]
         or abs(r["copy_over_put_all"] - r["copy"]["bw_per_rank_gbs"] / r["put_all_gbs"]) > 1e-9):
     sys.exit(f"FAIL: copy record: {json.dumps(r)[:300]}")
 print("ok: copy record")
