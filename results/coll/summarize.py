@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # Tables of a collectives run: vsym-bench next to Open MPI (mpi-coll) per size, the fraction of
 # the memory-bandwidth bound (bytes a rank must move, 2(n-1)/n x S, at the memcpy speed of the
-# same run), and the fused modes against the unfused baseline. Usage: summarize.py RUN_FOLDER
-# (with files *_rN.jsonl of interleaved launches, each program's best launch per size)
+# same run: of one memcpy alone, and where memcpy_loaded_c*.jsonl exist also of a memcpy while
+# every core copies at once, the mean over the cores), and the fused modes against the unfused
+# baseline. Usage: summarize.py RUN_FOLDER (with files *_rN.jsonl of interleaved launches, each
+# program's best launch per size)
 import json,os,sys
 R=sys.argv[1]
 def load(f):
@@ -20,20 +22,23 @@ def load(f):
 def exists(f):
     return os.path.exists(f) or os.path.exists(f[:-len('.jsonl')]+'_r1.jsonl')
 mc=load(f'{R}/memcpy.jsonl')
-def memcpy_bw(size):
+def memcpy_bw(size, recs=None):
     # GB/s of memcpy at the nearest measured size
     best=None
-    for (s,o,m,k),(t,r) in mc.items():
+    for (s,o,m,k),(t,r) in (mc if recs is None else recs).items():
         if o!='memcpy': continue
         if best is None or abs(k-size)<abs(best[0]-size): best=(k,r['bw_gbs']['avg'])
     return best[1]
+loaded=[load(os.path.join(R,f)) for f in sorted(os.listdir(R)) if f.startswith('memcpy_loaded_c') and f.endswith('.jsonl')]
+def memcpy_loaded_bw(size):
+    return sum(memcpy_bw(size, recs) for recs in loaded)/len(loaded)
 for np in [n for n in (2,4,8,16) if exists(f"{R}/mpi_np{n}.jsonl")]:
     m=load(f'{R}/mpi_np{np}.jsonl')
     for s in ('allreduce','allgather','reduce-scatter','broadcast','alltoall'):
         if not exists(f'{R}/vsym_{s}_np{np}.jsonl'): continue  # a run of fewer suites
         v=load(f'{R}/vsym_{s}_np{np}.jsonl')
         modes=['out-of-place','in-place'] + (['out-of-place-symmetric'] if s=='allreduce' else [])
-        print(f'## {s}, {np} ranks: size | MPI us | vsym us ({", ".join(modes)}) | MPI/vsym' + (' | bound fraction (sym)' if s=='allreduce' else ''))
+        print(f'## {s}, {np} ranks: size | MPI us | vsym us ({", ".join(modes)}) | MPI/vsym' + (' | bound fraction (sym)' + (', loaded' if loaded else '') if s=='allreduce' else ''))
         for k in sorted(set(x[3] for x in v)):
             mp=m.get((s,s,'out-of-place',k))
             if not mp: continue
@@ -43,6 +48,7 @@ for np in [n for n in (2,4,8,16) if exists(f"{R}/mpi_np{n}.jsonl")]:
                 moved=2*(np-1)/np*k
                 bound_us=moved/ (memcpy_bw(moved)*1e3)
                 line+=' | %.2f'%(bound_us/vs[-1])
+                if loaded: line+=' %.2f'%(moved/(memcpy_loaded_bw(moved)*1e3)/vs[-1])
             print(line)
 if not os.path.exists(f'{R}/mpi_fused_np4.jsonl'): sys.exit(0)  # no fused runs in this folder
 m={}
