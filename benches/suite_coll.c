@@ -277,6 +277,7 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
     crun_t r;
     vsym_fused_op_t fop;
     char err[200];
+    double(*sym_rows)[10] = NULL; /* all-reduce: the symmetric table, printed after the sweep */
     memset(&r, 0, sizeof(r));
     r.b = b;
     r.kind = kind;
@@ -302,33 +303,40 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
     char key[160], title[240];
     long total_wrong = 0;
     char *heap_src = r.src, *heap_dst = r.dst;
-    /* All-reduce runs the sweep twice: with ordinary buffers (malloc), then with symmetric
-     * buffers of the handle (vsym_coll_buffer_alloc), which large all-reduces read in place. */
-    for (int sym = 0; sym < (kind == C_ALLREDUCE ? 2 : 1) && st == VSYM_OK; sym++) {
-        if (sym) {
-            void *a = NULL, *d = NULL;
-            st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &a);
-            if (st == VSYM_OK) st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &d);
-            if (st != VSYM_OK) break;
-            memset(a, 0, b->max_size + 64);
-            memset(d, 0, b->max_size + 64);
-            r.src = a;
-            r.dst = d;
-        }
-        snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
-                 reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", sym);
-        snprintf(title, sizeof(title),
-                 "%s  dtype %s  op %s  algo %s  ranks %d  (busbw factor %.3f)%s", name,
-                 vsym_dtype_name(r.dtype), reduces ? vsym_red_op_name(r.op) : "none",
-                 algo ? algo : "auto", n, factor, sym ? "  symmetric buffers" : "");
-        vsym_bench_table_header(b, key, title, coll_cols, 10);
-        for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
-            size_t size = b->sizes[k];
-            size_t per = (kind == C_ALLREDUCE || kind == C_BROADCAST) ? 1 : (size_t)n;
-            r.count = size / es / per;
-            if (r.count == 0) continue;
-            size_t bytes = r.count * es * per;
+    /* All-reduce measures every size twice: with ordinary buffers (malloc), then with symmetric
+     * buffers of the handle (vsym_coll_buffer_alloc), which large all-reduces read in place. The
+     * two take turns size by size (a machine that changes speed during a run then affects both
+     * alike); the symmetric table is printed after the ordinary one. */
+    const int nsweeps = kind == C_ALLREDUCE ? 2 : 1;
+    char *bufs[2][2] = {{heap_src, heap_dst}, {NULL, NULL}};
+    if (nsweeps == 2) {
+        void *a = NULL, *d = NULL;
+        st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &a);
+        if (st == VSYM_OK) st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &d);
+        sym_rows = calloc((size_t)b->nsizes, sizeof(*sym_rows));
+        if (st == VSYM_OK && sym_rows == NULL) st = VSYM_ERR_NO_MEMORY;
+        if (st != VSYM_OK) goto out;
+        memset(a, 0, b->max_size + 64);
+        memset(d, 0, b->max_size + 64);
+        bufs[1][0] = a;
+        bufs[1][1] = d;
+    }
+    snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
+             reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", 0);
+    snprintf(title, sizeof(title), "%s  dtype %s  op %s  algo %s  ranks %d  (busbw factor %.3f)",
+             name, vsym_dtype_name(r.dtype), reduces ? vsym_red_op_name(r.op) : "none",
+             algo ? algo : "auto", n, factor);
+    vsym_bench_table_header(b, key, title, coll_cols, 10);
+    for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
+        size_t size = b->sizes[k];
+        size_t per = (kind == C_ALLREDUCE || kind == C_BROADCAST) ? 1 : (size_t)n;
+        r.count = size / es / per;
+        if (r.count == 0) continue;
+        size_t bytes = r.count * es * per;
+        for (int sym = 0; sym < nsweeps && st == VSYM_OK; sym++) {
             double row[10] = {(double)bytes, (double)(r.count * per)};
+            r.src = bufs[sym][0];
+            r.dst = bufs[sym][1];
             for (int ip = 0; ip < 2 && st == VSYM_OK; ip++) {
                 double us = 0;
                 long iters = 0, wrong = -1;
@@ -374,12 +382,28 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
                 else
                     json_decref(rec);
             }
-            if (st == VSYM_OK) vsym_bench_table_row(b, coll_cols, 10, row);
+            if (st != VSYM_OK) break;
+            if (sym == 0)
+                vsym_bench_table_row(b, coll_cols, 10, row);
+            else
+                memcpy(sym_rows[k], row, sizeof(row));
         }
+    }
+    if (st == VSYM_OK && nsweeps == 2) {
+        snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
+                 reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", 1);
+        snprintf(title, sizeof(title),
+                 "%s  dtype %s  op %s  algo %s  ranks %d  (busbw factor %.3f)  symmetric buffers",
+                 name, vsym_dtype_name(r.dtype), reduces ? vsym_red_op_name(r.op) : "none",
+                 algo ? algo : "auto", n, factor);
+        vsym_bench_table_header(b, key, title, coll_cols, 10);
+        for (int k = 0; k < b->nsizes; k++)
+            if (sym_rows[k][0] > 0) vsym_bench_table_row(b, coll_cols, 10, sym_rows[k]);
     }
     r.src = heap_src;
     r.dst = heap_dst;
 out:
+    free(sym_rows);
     free(r.src);
     free(r.dst);
     vsym_status_t st2 = vsym_coll_destroy(r.coll);
