@@ -57,6 +57,7 @@ for l in open(f'{R}/mpi_fused_np4.jsonl'):
 for np in (4,2):
   for dt in ('f32','bf16'):
     v={}
+    if not os.path.exists(f'{R}/vsym_fused_{dt}_np{np}.jsonl'): continue  # not run at this size
     for l in open(f'{R}/vsym_fused_{dt}_np{np}.jsonl'):
         r=json.loads(l); tp=r['topology']
         v[(tp['local_tp'],r['op'],r['mode'],r['size'])]=(r['time_us'], r.get('selected'))
