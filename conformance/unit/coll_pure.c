@@ -1,5 +1,5 @@
 /* The pure pieces of lib/coll: half-precision conversions, reduction kernels, the TP x DP rank
- * formulas and valid op / mode tables, the autotune table file. */
+ * formulas and valid op / mode tables, the autotune table file, the all-reduce algorithm rule. */
 #include <math.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -249,9 +249,63 @@ static void test_names(void)
     VSYM_CHECK_STATUS(vsym_fused_mode_from_name("fast", &fm), VSYM_ERR_BAD_MODE, "fast");
 }
 
+/* The all-reduce algorithm AUTO picks, at both sides of every boundary of the rule in coll.c
+ * (the measurements behind it are quoted there). */
+static void test_allreduce_rule(void)
+{
+    const vsym_coll_algo_t one = VSYM_COLL_ONESHOT, two = VSYM_COLL_TWOSHOT, ring = VSYM_COLL_RING;
+    struct {
+        int n;
+        size_t bytes;
+        int half, multi, direct;
+        vsym_coll_algo_t want;
+    } cases[] = {
+        /* two ranks on one node: one-shot, then the ring (f16/bf16: two-shot in between) */
+        {2, 131072, 0, 0, 1, one},
+        {2, 131073, 0, 0, 1, ring},
+        {2, (size_t)64 << 20, 0, 0, 1, ring},
+        {2, 1024, 1, 0, 1, one},
+        {2, 1025, 1, 0, 1, two},
+        {2, 8192, 1, 0, 1, two},
+        {2, 8193, 1, 0, 1, ring},
+        /* more ranks: one-shot while n x n x bytes <= 64 KiB, two-shot, the ring from 1 MiB up
+         * to 8 ranks; f16/bf16 never the ring */
+        {4, 4096, 0, 0, 1, one},
+        {4, 4097, 0, 0, 1, two},
+        {3, 7281, 0, 0, 1, one},
+        {3, 7282, 0, 0, 1, two},
+        {8, 1024, 0, 0, 1, one},
+        {8, 1025, 0, 0, 1, two},
+        {16, 256, 0, 0, 1, one},
+        {16, 257, 0, 0, 1, two},
+        {4, (1u << 20) - 1, 0, 0, 1, two},
+        {4, 1u << 20, 0, 0, 1, ring},
+        {8, 1u << 20, 0, 0, 1, ring},
+        {16, 1u << 20, 0, 0, 1, two},
+        {4, 1024, 1, 0, 1, one},
+        {4, 1025, 1, 0, 1, two},
+        {4, (size_t)64 << 20, 1, 0, 1, two},
+        /* peers without load/store (verbs on one node), and several nodes */
+        {4, 8192, 0, 0, 0, one},
+        {4, 8193, 0, 0, 0, ring},
+        {4, 8192, 0, 1, 0, one},
+        {4, 8193, 0, 1, 0, VSYM_COLL_HIER},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        vsym_coll_algo_t got = vsym_coll_allreduce_rule(cases[i].n, cases[i].bytes, cases[i].half,
+                                                        cases[i].multi, cases[i].direct);
+        VSYM_CHECK(got == cases[i].want,
+                   "allreduce rule: %d ranks, %zu bytes, half %d, multi-node %d, direct %d: %s, "
+                   "expected %s",
+                   cases[i].n, cases[i].bytes, cases[i].half, cases[i].multi, cases[i].direct,
+                   vsym_coll_algo_name(got), vsym_coll_algo_name(cases[i].want));
+    }
+}
+
 int main(void)
 {
     test_half();
+    test_allreduce_rule();
     test_reduce();
     test_topology();
     test_tune_table();

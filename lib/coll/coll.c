@@ -561,6 +561,41 @@ static const char *const kind_names[] = {"broadcast", "allgather", "reduce_scatt
 
 static vsym_status_t hier_setup(vsym_coll_t *c);
 
+vsym_coll_algo_t vsym_coll_allreduce_rule(int n, size_t bytes, int half, int multi_node,
+                                          int all_direct)
+{
+    /* Across nodes: the hierarchical all-reduce sends each byte over the network once per
+     * node. Soft-RoCE VM, 2 nodes x 2 ranks: 32 KiB 14 ms against 35-41 ms for the ring, 1 MiB
+     * 159 ms against 269 ms; 1 KiB 10.5 ms against 11.1 ms for one-shot (which stays up to
+     * 8 KiB: one network round either way). */
+    if (multi_node && bytes > 8192) return VSYM_COLL_HIER;
+    if (!all_direct) return bytes <= 8192 ? VSYM_COLL_ONESHOT : VSYM_COLL_RING;
+    /* One node, ordinary buffers (symmetric ones are read in place from 256 KiB whatever this
+     * says; see vsym_coll_allreduce). Measured with every algorithm forced, 16-core host
+     * (results/coll/device-16core-2026-11-25-stop17) and the 2-core hosts:
+     *  - two ranks read the same bytes in every algorithm; one-shot saves a synchronisation
+     *    up to about 128 KiB, and above that the ring, which reduces and publishes half the
+     *    vector instead of copying all of it in and out, is 1.06-1.16x faster than one- or
+     *    two-shot (f32, 256 KiB-64 MiB), and from 16 KiB for f16/bf16 (1.10-1.34x), whose
+     *    reductions convert every element;
+     *  - with more ranks every rank's one-shot reads n x bytes, and the node's caches carry
+     *    n x n x bytes at once, against 2 x n x bytes for two-shot: one-shot stays while
+     *    n x n x bytes <= 64 KiB (4 KiB at 4 ranks, 1 KiB at 8, 256 B at 16; at 8 ranks 2 KiB
+     *    took 4.1 us in one shot, 2.9 in two, at 16 ranks 4 KiB 13-14 against 5); from 1 MiB
+     *    the ring's pairwise hand-offs beat two-shot's barriers up to 8 ranks (1.07-1.27x), not
+     *    at 16; f16/bf16 stay two-shot (the ring converts each partial sum at every step:
+     *    0.55-0.86x at 4 ranks). */
+    if (n == 2) {
+        if (bytes <= (half ? 1024 : 131072)) return VSYM_COLL_ONESHOT;
+        if (half && bytes <= 8192) return VSYM_COLL_TWOSHOT;
+        return VSYM_COLL_RING;
+    }
+    if (half) return bytes <= 1024 ? VSYM_COLL_ONESHOT : VSYM_COLL_TWOSHOT;
+    if (bytes <= 65536 / ((size_t)n * (size_t)n)) return VSYM_COLL_ONESHOT;
+    if (n <= 8 && bytes >= ((size_t)1 << 20)) return VSYM_COLL_RING;
+    return VSYM_COLL_TWOSHOT;
+}
+
 /* The algorithm to run: an explicit one, else VSYM_COLL_ALGO, else a rule by size and by how
  * the peers are reached. Every rank resolves the same way (same settings, same arguments). */
 static vsym_status_t resolve_algo(vsym_coll_t *c, coll_kind_t kind, vsym_coll_algo_t algo,
@@ -574,25 +609,7 @@ static vsym_status_t resolve_algo(vsym_coll_t *c, coll_kind_t kind, vsym_coll_al
         int multi = vsym_team_num_nodes(c->team) > 1;
         switch (kind) {
         case KIND_ALLREDUCE:
-            /* Across nodes: the hierarchical all-reduce sends each byte over the network once
-             * per node. Soft-RoCE VM, 2 nodes x 2 ranks: 32 KiB 14 ms against 35-41 ms for
-             * the ring, 1 MiB 159 ms against 269 ms; 1 KiB 10.5 ms against 11.1 ms for
-             * one-shot (which stays up to 8 KiB: one network round either way). */
-            if (multi && bytes > 8192)
-                algo = VSYM_COLL_HIER;
-            else if (c->all_direct)
-                /* Measured on shm (16-core host): with two ranks both read the same bytes, and
-                 * one-shot saves a synchronisation up to a few MiB; with more ranks two-shot
-                 * reads (n-1)/n as much per rank and wins from a few KiB. f16 and bf16
-                 * reductions convert every element: compute dominates and two-shot halves
-                 * it, so only the low-latency sizes stay one-shot. */
-                algo = bytes <= (half        ? 1024
-                                 : c->n == 2 ? ((size_t)4 << 20)
-                                             : 4096)
-                           ? VSYM_COLL_ONESHOT
-                           : VSYM_COLL_TWOSHOT;
-            else
-                algo = bytes <= 8192 ? VSYM_COLL_ONESHOT : VSYM_COLL_RING;
+            algo = vsym_coll_allreduce_rule(c->n, bytes, half, multi, c->all_direct);
             break;
         case KIND_BCAST:
             algo = (c->all_direct || bytes <= 65536) ? VSYM_COLL_ONESHOT : VSYM_COLL_TWOSHOT;
@@ -906,13 +923,16 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
     TRY(vsym_coll_check_dtype_op(dtype, op, "allreduce"));
     size_t bytes = count * vsym_dtype_size(dtype);
     int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
+    /* Symmetric buffers are read in place when the algorithm is left to the library, or is
+     * one of the two it replaces. */
+    const int chosen = algo == VSYM_COLL_AUTO && c->env_algo == VSYM_COLL_AUTO;
     TRY(resolve_algo(c, KIND_ALLREDUCE, algo, bytes, half, &algo));
     if (count == 0) return VSYM_OK;
     if (c->n == 1) {
         copy_bytes(dst, src, count * vsym_dtype_size(dtype));
         return VSYM_OK;
     }
-    if (c->all_direct && (algo == VSYM_COLL_TWOSHOT || algo == VSYM_COLL_ONESHOT)) {
+    if (c->all_direct && (chosen || algo == VSYM_COLL_TWOSHOT || algo == VSYM_COLL_ONESHOT)) {
         vsym_coll_buf_t *sb = find_buf(c, src, bytes), *db = sb ? find_buf(c, dst, bytes) : NULL;
         /* src and dst (disjoint, or the same) in symmetric buffers: read and write them in
          * place (large sizes, where the copies through the scratch cost more than the extra
