@@ -133,7 +133,11 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *s
                                                 size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
                                                 vsym_coll_algo_t algo);
 
-/* All-reduce count elements (any count, not only multiples of the team size). */
+/* All-reduce count elements (any count, not only multiples of the team size). AUTO on one node:
+ * ONESHOT for small sizes, then RING (two ranks, and up to 8 ranks from 1 MiB) or TWOSHOT;
+ * src and dst in the handle's symmetric buffers are read and written in place from 256 KiB;
+ * across nodes HIER above 8 KiB. Whatever the algorithm, every rank gets bitwise the same
+ * result. */
 VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, void *dst,
                                            size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
                                            vsym_coll_algo_t algo);
