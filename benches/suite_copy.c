@@ -25,8 +25,7 @@
  * exchanges and staging allocation included; the record's schedule_compute_ms is the colouring
  * alone), and the single-peer put bandwidth rank 0 -> 1 (-> the first peer over verbs, in a mixed
  * job) of the same size from the same kind of memory (copy/put is the headline ratio, target >= 0.8
- * for large tasks). --check validates every received byte after
- * the copy runs.
+ * for large tasks). --check validates every received byte after the copy runs.
  *
  * The single-peer put runs alone, with the machine to itself; the copy runs with every rank
  * moving data at once, sharing the memory bandwidth (shared memory) or the CPUs that drive the

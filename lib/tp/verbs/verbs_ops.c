@@ -220,6 +220,7 @@ static inline uint64_t batch_add(verbs_qp_t *vq, wr_batch_t *b, enum ibv_wr_opco
 static vsym_status_t ring_wait(vsym_tp_verbs_t *t, verbs_qp_t *vq, const verbs_slot_t *ring,
                                uint32_t head, uint32_t used, uint32_t size, const char *what)
 {
+    const uint64_t oldest = ring[(head + size - used) % size].seq;
     uint64_t need = vq->signaled;
     for (uint32_t i = 0; i < used; i++) {
         const verbs_slot_t *e = &ring[(head + size - used + i) % size];
@@ -228,7 +229,9 @@ static vsym_status_t ring_wait(vsym_tp_verbs_t *t, verbs_qp_t *vq, const verbs_s
             break;
         }
     }
-    return qp_wait(t, vq, need, what);
+    /* Never return before the oldest entry is free: a broken signalling invariant then shows as
+     * a timeout naming the peer, not as an overwritten entry. */
+    return qp_wait(t, vq, need > oldest ? need : oldest, what);
 }
 
 /* A free bounce slot (flushing the batch and waiting for completions when none is free). */
