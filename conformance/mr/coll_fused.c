@@ -184,8 +184,8 @@ static void factorisation(int ltp, int itp)
 /* Autotune writes the table for this topology and host; a new handler loads it. */
 /* The mode AUTO picks without a table (the rule in fused.c): across nodes the baseline (TP then
  * DP); on one node all-reduce + all-gather in one exchange up to 2 KiB (at most 8 ranks), in two
- * shots above; reduce-scatter + all-reduce through the baseline up to 512 KiB, in two shots
- * above. */
+ * shots above; reduce-scatter + all-reduce in one exchange while W x input <= 1 KiB (at most 8
+ * ranks), through the baseline up to 512 KiB, in two shots above. */
 static void untuned_rule(vsym_fused_t *f)
 {
     vsym_fused_topo_t t;
@@ -206,12 +206,17 @@ static void untuned_rule(vsym_fused_t *f)
         {VSYM_FUSED_ALLREDUCE_ALLGATHER, 1024, /* 2 KiB: the last size in one exchange */
          (wn <= 8 || !base) ? VSYM_FUSED_ONESHOT : VSYM_FUSED_BASELINE},
         {VSYM_FUSED_ALLREDUCE_ALLGATHER, 2048, two},
+        /* one exchange while W x input bytes <= 1 KiB (at most 8 ranks) */
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512 / (wn * dp)),
+         wn <= 8 ? VSYM_FUSED_ONESHOT : (base ? VSYM_FUSED_BASELINE : two)},
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512 / (wn * dp)) + 1,
+         base ? VSYM_FUSED_BASELINE : two},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(256u << 10) / (size_t)dp, /* 512 KiB */
          base ? VSYM_FUSED_BASELINE : two},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512u << 10) / (size_t)dp, two},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        if (!(vsym_fused_valid_ops(f) & (1u << cases[i].op))) continue;
+        if (!(vsym_fused_valid_ops(f) & (1u << cases[i].op)) || cases[i].n == 0) continue;
         vsym_fused_mode_t want =
             nodes > 1 ? (base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT) : cases[i].one_node;
         vsym_fused_mode_t m = vsym_fused_select_mode(f, cases[i].op, cases[i].n, VSYM_DTYPE_BF16);

@@ -369,18 +369,19 @@ __attribute__((target("avx"))) static void ll_store(char *dst, const char *src, 
     }
 }
 
-/* Unpack the units whose sequence number is seq, from unit `from`; returns the number of
- * leading units done. */
+/* Unpack units [from, to) of a publication of len bytes whose sequence number is seq; returns
+ * the index of the first unit not yet arrived (to when all have). The last unit of a length
+ * that is not a multiple of 8 carries len % 8 bytes. */
 __attribute__((target("avx"))) static size_t ll_load(const char *src, char *dst, size_t len,
-                                                     uint64_t seq, size_t from)
+                                                     uint64_t seq, size_t from, size_t to)
 {
     size_t full = len / 8, i = from;
-    for (; i < full; i++) {
+    for (; i < to && i < full; i++) {
         __m128i v = _mm_load_si128((const __m128i *)(src + 16 * i));
         if ((uint64_t)_mm_extract_epi64(v, 1) != seq) return i;
         _mm_storel_epi64((__m128i *)(dst + 8 * i), v);
     }
-    if (len % 8 && i == full) {
+    if (i < to && len % 8 && i == full) {
         __m128i v = _mm_load_si128((const __m128i *)(src + 16 * i));
         if ((uint64_t)_mm_extract_epi64(v, 1) != seq) return i;
         uint64_t d = (uint64_t)_mm_cvtsi128_si64(v);
@@ -402,15 +403,24 @@ void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t 
 
 vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len)
 {
+    return vsym_coll_ll_fetch_range(c, r, seq, len, 0, len);
+}
+
+vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size_t total,
+                                       size_t off, size_t len)
+{
     char *dst = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX;
 #if defined(__x86_64__)
     const char *src = ll_region(c, r, seq);
-    size_t units = (len + 7) / 8, done = 0;
+    /* At least one unit, so that the wait also proves the peer has published call seq. */
+    size_t units = (total + 7) / 8, done = off / 8, end = (off + len + 7) / 8;
+    if (end <= done) end = done + 1;
+    if (end > units) end = units;
     vsym_backoff_t b;
     int started = 0;
     for (int spin = 0;; spin++) {
-        done = ll_load(src, dst, len, seq, done);
-        if (done >= units) return VSYM_OK;
+        done = ll_load(src, dst, total, seq, done, end);
+        if (done >= end) return VSYM_OK;
         /* The peer's stores may be in flight: reload (the compiler must not keep old values). */
         __asm__ volatile("" ::: "memory");
         if (spin < c->fast_spin) {
@@ -429,7 +439,7 @@ vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len
                              (unsigned long long)seq);
     }
 #else
-    (void)dst, (void)seq, (void)len;
+    (void)dst, (void)seq, (void)total, (void)off, (void)len;
     return VSYM_FAIL(VSYM_ERR_UNSUPPORTED, "low-latency exchange needs x86-64 (rank %d)", r);
 #endif
 }

@@ -108,6 +108,10 @@ int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t len);
 /* Wait for rank r's len bytes of call seq and unpack them into c->ll_tmp + r * LL_MAX. */
 vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len);
+/* The same for bytes [off, off + len) of rank r's publication of total bytes only (whole 8-byte
+ * units around them land at the same offsets of c->ll_tmp + r * LL_MAX). */
+vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size_t total,
+                                       size_t off, size_t len);
 
 /* ---- Fused topology helpers (fused.c) ----------------------------------------------------- */
 

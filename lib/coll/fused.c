@@ -368,7 +368,10 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
     vsym_coll_t *c = f->coll;
     size_t es = vsym_dtype_size(dtype), nb = in_blocks(f, op), ob = out_blocks(f, op);
     size_t maxe = c->chunk / es / nb;
-    /* Small inputs: the low-latency exchange (every rank reads every rank), no barrier. */
+    /* Small inputs: the low-latency exchange (every rank reads every rank), no barrier. The
+     * limit stays on the whole input even where only a block of it is read (the reduce-scatter
+     * flavours): the 16-core host's 8 ranks took 1.9-2.6 us with it at 1 KiB of input (256 B
+     * blocks) against 1.6-1.9 us through the barrier (results/coll/device-16core-2026-11-25-stop18). */
     int ll = vsym_coll_ll_usable(c, nb * n * es);
     uint64_t seq = 0;
     const void *srcs[f->W];
@@ -377,8 +380,10 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
         maxe = n;
         vsym_coll_ll_publish(c, seq, in, nb * n * es);
         memcpy(c->ll_tmp + (size_t)f->me * VSYM_COLL_LL_MAX, in, nb * n * es);
+        /* The reduce-scatter flavours need only block dp_rank of each peer's input. */
         for (int i = 1; i < f->W; i++)
-            TRY(vsym_coll_ll_fetch(c, (f->me + i) % f->W, seq, nb * n * es));
+            TRY(vsym_coll_ll_fetch_range(c, (f->me + i) % f->W, seq, nb * n * es,
+                                         nb > 1 ? (size_t)f->dp_rank * n * es : 0, n * es));
     }
     for (size_t off = 0; off < n; off += maxe) {
         size_t m = n - off < maxe ? n - off : maxe, len = m * es;
@@ -507,9 +512,11 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      *    each other (1.1-1.5x the baseline; at 16 ranks the baseline's two small exchanges are
      *    faster), then the two-shot modes, whose bytes per rank shrink with the TP size (1.1-2.4x
      *    from 4 KiB at 4-16 ranks);
-     *  - reduce-scatter + all-reduce: the baseline up to 512 KiB of input (it reads dp + tp
-     *    blocks where the fused modes read W: 0.6-1.0x for them on the 16-core host), then the
-     *    two-shot modes (1.1-1.5x at 1 MiB). */
+     *  - reduce-scatter + all-reduce: one exchange while W x input <= 1 KiB at up to 8 ranks (each
+     *    rank reads one block of each peer: 1.3-1.5x the baseline at 64-256 B on 4 ranks, 64 B on
+     *    8, stop 18), then the baseline up to 512 KiB of input (it reads dp + tp blocks where the
+     *    fused modes read W: 0.6-1.0x for them on the 16-core host), then the two-shot modes
+     *    (1.1-1.5x at 1 MiB). */
     int single =
         op == VSYM_FUSED_ALLREDUCE || op == VSYM_FUSED_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER;
     int nodes = f->topo.inter_tp_size * f->topo.inter_dp_size;
@@ -519,6 +526,8 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
         if (f->W <= 8 || !has_base) return VSYM_FUSED_ONESHOT;
         return VSYM_FUSED_BASELINE;
     }
+    if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W <= 8 && (size_t)f->W * bytes <= 1024)
+        return VSYM_FUSED_ONESHOT;
     if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && bytes <= (512u << 10) && has_base)
         return VSYM_FUSED_BASELINE;
     if (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES)) return VSYM_FUSED_FEWEST_BYTES;
