@@ -16,7 +16,9 @@
  * object, the same for both methods), so both methods write with the same copy path.
  *
  * For each (pattern, size): the copy service schedules once, runs warm-up + timed runs (each
- * run timed between a barrier and its end on every rank; the run's time is the slowest rank's);
+ * run timed between a barrier and its end on every rank; the run's time is the slowest rank's),
+ * each timed run followed by one of the naive way and one of each put reference below, so that
+ * the four take turns (a machine whose speed drifts slows them alike);
  * ("greedy": the iterations Megatron's NVSHMEM service's rule would need for the same batches);
  * the naive way does the same tasks as n-1 steps: step k puts this rank's tasks for rank me+k,
  * then quiet, then a barrier of the world. Reported: the median run time of each, the achieved
@@ -24,8 +26,10 @@
  * iterations vs delta, the schedule time (sched[ms]: the slowest rank's vsym_copy_schedule, its
  * exchanges and staging allocation included; the record's schedule_compute_ms is the colouring
  * alone), and the single-peer put bandwidth rank 0 -> 1 (-> the first peer over verbs, in a mixed
- * job) of the same size from the same kind of memory (copy/put is the headline ratio, target >= 0.8
- * for large tasks). --check validates every received byte after the copy runs.
+ * job) from the same kind of memory, one put of as many bytes as the busiest rank moves in a copy
+ * run (so that both figures move the same volume through the caches; copy/put is the headline
+ * ratio, target >= 0.8 for large tasks). --check validates every received byte after the copy
+ * runs.
  *
  * The single-peer put runs alone, with the machine to itself; the copy runs with every rank
  * moving data at once, sharing the memory bandwidth (shared memory) or the CPUs that drive the
@@ -208,72 +212,53 @@ static int put_peer(const vsym_bench_t *b)
     return 1;
 }
 
-/* Single-peer put bandwidth rank 0 -> put_peer(), size bytes from malloc memory into the heap: the
- * median of iters timed puts (each completed by quiet), like the copy's median run. The other
- * ranks wait in a barrier meanwhile, so rank 0 stops early (after at least 3 timed puts) once a
- * quarter of that barrier's timeout is spent: on a slow link (Soft-RoCE: 15 MB/s) 1000 puts of
- * 1 MiB would outlast it. */
-static vsym_status_t put_bandwidth(vsym_bench_t *b, vsym_obj_t *recv, const unsigned char *send,
-                                   size_t size, long iters, double *gbs_p)
+/* One timed run of each method, started from a barrier; *sec is this rank's seconds (0 for a
+ * rank that takes no part). */
+static vsym_status_t time_copy(vsym_bench_t *b, vsym_copy_t *svc, double *sec)
 {
-    double gbs = 0;
     vsym_status_t st = vsym_team_barrier(b->world, b->opts->timeout_s);
-    if (st != VSYM_OK) return st;
-    if (b->rank == 0 && b->nranks > 1 && size > 0) {
-        double *samples = malloc((size_t)iters * sizeof(double));
-        if (samples == NULL) st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy bench: no memory");
-        int peer = put_peer(b);
-        double wait_s =
-            b->opts->timeout_s > 0 ? b->opts->timeout_s : vsym_config_double(VSYM_CFG_TIMEOUT);
-        uint64_t start = vsym_util_time_ns(), budget = (uint64_t)(wait_s / 4 * 1e9);
-        long done = 0;
-        for (long i = 0; i < iters / 10 + 1 && st == VSYM_OK; i++) {
-            st = vsym_put(recv, peer, 0, send, size);
-            if (vsym_util_time_ns() - start > budget / 4) break;
-        }
-        for (; done < iters && st == VSYM_OK; done++) {
-            uint64_t t0 = vsym_util_time_ns();
-            st = vsym_put(recv, peer, 0, send, size);
-            if (st == VSYM_OK) st = vsym_quiet(b->ctx);
-            samples[done] = (double)(vsym_util_time_ns() - t0);
-            if (done >= 2 && samples[done] + (double)(t0 - start) > (double)budget) {
-                done++;
-                break;
-            }
-        }
-        if (st == VSYM_OK) gbs = (double)size / median_of(samples, done) / 1e9;
-        free(samples);
-    }
-    vsym_status_t st2 = vsym_team_barrier(b->world, b->opts->timeout_s);
-    *gbs_p = gbs;
-    return st != VSYM_OK ? st : st2;
+    uint64_t t0 = vsym_util_time_ns();
+    if (st == VSYM_OK) st = vsym_copy_run(svc);
+    *sec = (double)(vsym_util_time_ns() - t0);
+    return st;
 }
 
-/* Every rank puts its mine bytes to its ring neighbour at once (see the head of this file): the
- * largest sender's bytes (most) per median run, each run the slowest rank's time from a barrier
- * to its quiet, in GB/s. */
-static vsym_status_t put_all_bandwidth(vsym_bench_t *b, vsym_obj_t *recv,
-                                       const unsigned char *send, size_t mine, size_t most,
-                                       long iters, double *gbs_p)
+static vsym_status_t time_naive(vsym_bench_t *b, const task_list_t *l, vsym_obj_t *recv,
+                                const unsigned char *send, double *sec)
 {
-    timed_t t = {calloc((size_t)iters, sizeof(double)), iters};
-    vsym_status_t st = VSYM_OK;
-    int peer = (b->rank + 1) % b->nranks;
-    *gbs_p = 0;
-    if (t.samples == NULL) return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy bench: no memory");
-    if (mine > 0) st = vsym_put(recv, peer, 0, send, mine); /* warm-up */
-    if (st == VSYM_OK) st = vsym_quiet(b->ctx);
-    for (long i = 0; i < iters && st == VSYM_OK; i++) {
-        st = vsym_team_barrier(b->world, b->opts->timeout_s);
+    vsym_status_t st = vsym_team_barrier(b->world, b->opts->timeout_s);
+    uint64_t t0 = vsym_util_time_ns();
+    if (st == VSYM_OK) st = naive_run(b, l, recv, send);
+    *sec = (double)(vsym_util_time_ns() - t0);
+    return st;
+}
+
+/* The single-peer put alone: rank 0 puts bytes from malloc memory into put_peer()'s heap and
+ * waits for its completion (quiet) while every other rank waits in the next barrier. */
+static vsym_status_t time_put_alone(vsym_bench_t *b, vsym_obj_t *recv, const unsigned char *send,
+                                    size_t bytes, double *sec)
+{
+    vsym_status_t st = vsym_team_barrier(b->world, b->opts->timeout_s);
+    *sec = 0;
+    if (st == VSYM_OK && b->rank == 0 && b->nranks > 1 && bytes > 0) {
         uint64_t t0 = vsym_util_time_ns();
-        if (st == VSYM_OK && mine > 0) st = vsym_put(recv, peer, 0, send, mine);
+        st = vsym_put(recv, put_peer(b), 0, send, bytes);
         if (st == VSYM_OK) st = vsym_quiet(b->ctx);
-        t.samples[i] = (double)(vsym_util_time_ns() - t0);
+        *sec = (double)(vsym_util_time_ns() - t0);
     }
-    if (st == VSYM_OK) st = vsym_team_barrier(b->world, b->opts->timeout_s);
-    if (st == VSYM_OK) st = slowest(b, &t);
-    if (st == VSYM_OK && most > 0) *gbs_p = (double)most / median_of(t.samples, iters) / 1e9;
-    free(t.samples);
+    return st;
+}
+
+/* The loaded put: every rank puts its mine bytes to its ring neighbour at once (see the head of
+ * this file). */
+static vsym_status_t time_put_all(vsym_bench_t *b, vsym_obj_t *recv, const unsigned char *send,
+                                  size_t mine, double *sec)
+{
+    vsym_status_t st = vsym_team_barrier(b->world, b->opts->timeout_s);
+    uint64_t t0 = vsym_util_time_ns();
+    if (st == VSYM_OK && mine > 0) st = vsym_put(recv, (b->rank + 1) % b->nranks, 0, send, mine);
+    if (st == VSYM_OK) st = vsym_quiet(b->ctx);
+    *sec = (double)(vsym_util_time_ns() - t0);
     return st;
 }
 
@@ -310,21 +295,24 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
         sent_max = sent[r] > sent_max ? sent[r] : sent_max;
         busiest = got[r] > busiest ? got[r] : busiest;
     }
-    /* The single-peer put of rank 0 sends size bytes from the send buffer into recv, the loaded
-     * one sent[me] bytes from every rank. */
+    /* The single-peer put of rank 0 sends the busiest rank's bytes from the send buffer into
+     * recv, the loaded one sent[me] bytes from every rank. */
     const size_t sent_me = sent[me];
     send_len = sent[me] > size ? sent[me] : size;
+    send_len = send_len > busiest ? send_len : busiest;
     send_len = send_len > 0 ? send_len : 1;
     recv_max = recv_max > size ? recv_max : size;
     recv_max = recv_max > sent_max ? recv_max : sent_max;
+    recv_max = recv_max > busiest ? recv_max : busiest;
     free(sent);
     free(got);
 
     unsigned char *send = malloc(send_len);
     vsym_obj_t *recv = NULL;
-    timed_t tc = {0}, tn = {0};
+    timed_t tc = {0}, tn = {0}, tp = {0}, ta = {0};
     if (send == NULL)
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy bench: no memory for %zu bytes", send_len);
+    if (send_len > sent_me) memset(send + sent_me, 0, send_len - sent_me); /* the put's tail */
     st = vsym_alloc(b->world, recv_max, &recv);
     if (st != VSYM_OK) goto out;
     for (size_t i = 0; i < l->n; i++) {
@@ -365,21 +353,35 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
     /* Every rank computes the same counts from the same inputs. */
     long iters = vsym_bench_default_iterations(b, (double)(busiest ? busiest : 1));
     long warmup = vsym_bench_default_warmup(b, iters);
-    tc.iters = tn.iters = iters;
+    tc.iters = tn.iters = tp.iters = ta.iters = iters;
     tc.samples = calloc((size_t)iters, sizeof(double));
     tn.samples = calloc((size_t)iters, sizeof(double));
-    if (tc.samples == NULL || tn.samples == NULL) {
+    tp.samples = calloc((size_t)iters, sizeof(double));
+    ta.samples = calloc((size_t)iters, sizeof(double));
+    if (tc.samples == NULL || tn.samples == NULL || tp.samples == NULL || ta.samples == NULL) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy bench: no memory");
         goto out;
     }
-    for (long i = 0; i < warmup && st == VSYM_OK; i++)
+    /* Warm-up of each method, then the timed runs with the four methods taking turns, so that
+     * a machine whose speed drifts (a shared guest, an emulated CPU) slows them alike. */
+    double skip;
+    for (long i = 0; i < warmup && st == VSYM_OK; i++) {
         st = vsym_copy_run(svc);
-    for (long i = 0; i < iters && st == VSYM_OK; i++) {
-        st = vsym_team_barrier(b->world, b->opts->timeout_s);
-        uint64_t t0 = vsym_util_time_ns();
-        if (st == VSYM_OK) st = vsym_copy_run(svc);
-        tc.samples[i] = (double)(vsym_util_time_ns() - t0);
+        if (st == VSYM_OK) st = naive_run(b, l, recv, send);
+        if (st == VSYM_OK) st = time_put_alone(b, recv, send, busiest, &skip);
+        if (st == VSYM_OK) st = time_put_all(b, recv, send, sent_me, &skip);
     }
+    for (long i = 0; i < iters && st == VSYM_OK; i++) {
+        st = time_copy(b, svc, &tc.samples[i]);
+        if (st == VSYM_OK) st = time_naive(b, l, recv, send, &tn.samples[i]);
+        if (st == VSYM_OK) st = time_put_alone(b, recv, send, busiest, &tp.samples[i]);
+        if (st == VSYM_OK) st = time_put_all(b, recv, send, sent_me, &ta.samples[i]);
+    }
+    /* The puts overwrote received bytes: one more copy run, after every put is complete, for
+     * the check. */
+    if (st == VSYM_OK) st = vsym_team_barrier(b->world, b->opts->timeout_s);
+    if (st == VSYM_OK) st = vsym_copy_run(svc);
+    if (st == VSYM_OK) st = vsym_team_barrier(b->world, b->opts->timeout_s);
     if (st != VSYM_OK) goto out;
     long wrong = -1;
     if (b->opts->check) {
@@ -402,26 +404,15 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
         free(all);
         if (st != VSYM_OK) goto out;
     }
-    for (long i = 0; i < warmup && st == VSYM_OK; i++)
-        st = naive_run(b, l, recv, send);
-    for (long i = 0; i < iters && st == VSYM_OK; i++) {
-        st = vsym_team_barrier(b->world, b->opts->timeout_s);
-        uint64_t t0 = vsym_util_time_ns();
-        if (st == VSYM_OK) st = naive_run(b, l, recv, send);
-        tn.samples[i] = (double)(vsym_util_time_ns() - t0);
-    }
-    if (st != VSYM_OK) goto out;
-    double put_gbs = 0, put_all_gbs = 0;
-    st = put_bandwidth(b, recv, send, size, iters, &put_gbs);
-    if (st == VSYM_OK) st = put_all_bandwidth(b, recv, send, sent_me, sent_max, iters, &put_all_gbs);
     if (st == VSYM_OK) st = slowest(b, &tc);
     if (st == VSYM_OK) st = slowest(b, &tn);
-    if (st == VSYM_OK) {
-        long put_l = (long)(put_gbs * 1e6);
-        st = vsym_bench_share_long(b, 0, &put_l);
-        put_gbs = (double)put_l * 1e-6;
-    }
+    if (st == VSYM_OK) st = slowest(b, &tp);
+    if (st == VSYM_OK) st = slowest(b, &ta);
     if (st != VSYM_OK) goto out;
+    /* Per-rank put bandwidths: the busiest rank's bytes alone, the largest sender's under load. */
+    double put_gbs = n > 1 && busiest > 0 ? (double)busiest / median_of(tp.samples, iters) / 1e9 : 0;
+    double put_all_gbs =
+        sent_max > 0 ? (double)sent_max / median_of(ta.samples, iters) / 1e9 : 0;
 
     double t_copy = median_of(tc.samples, iters), t_naive = median_of(tn.samples, iters);
     double bw_copy = (double)busiest / t_copy / 1e9, bw_naive = (double)busiest / t_naive / 1e9;
@@ -469,11 +460,12 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
     json_object_set_new(
         r, "naive", json_pack("{sfsf}", "median_us", t_naive * 1e6, "bw_per_rank_gbs", bw_naive));
     json_object_set_new(r, "put_single_peer_gbs", json_real(put_gbs));
+    json_object_set_new(r, "put_single_peer_bytes", json_integer((json_int_t)busiest));
     if (n > 1) {
         int peer = put_peer(b);
-        const char *tp = vsym_team_transport_of(b->world, peer);
+        const char *via = vsym_team_transport_of(b->world, peer);
         json_object_set_new(r, "put_pair", json_pack("[ii]", 0, peer));
-        json_object_set_new(r, "put_transport", json_string(tp ? tp : "unknown"));
+        json_object_set_new(r, "put_transport", json_string(via ? via : "unknown"));
     }
     if (put_gbs > 0) json_object_set_new(r, "copy_over_put", json_real(bw_copy / put_gbs));
     json_object_set_new(r, "put_all_gbs", json_real(put_all_gbs));
@@ -488,6 +480,8 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
 out:
     free(tc.samples);
     free(tn.samples);
+    free(tp.samples);
+    free(ta.samples);
     vsym_status_t st2 = vsym_copy_clear(svc);
     if (st == VSYM_OK) st = st2;
     st2 = vsym_obj_free(recv);

@@ -99,7 +99,8 @@ for i, line in enumerate(lines):
 print(f"ok: {len(lines)} records parse and carry the configuration")
 EOF
   # The copy suite: its record names the peer and transport of its single-peer put reference,
-  # and carries the loaded reference (every rank putting at once) with its ratio.
+  # which moves the busiest rank's bytes, and carries the loaded reference (every rank putting
+  # at once) with its ratio.
   "$run" -n 2 --timeout 120 -- "$bench" copy --pattern ring -b 64K -e 64K -n 5 --check \
       --json "$work/c.jsonl" > /dev/null 2> "$work/err" || fail "copy run: $(cat "$work/err")"
   python3 - "$work/c.jsonl" <<'EOF' || exit 1
@@ -112,7 +113,8 @@ if r.get("put_pair") != [0, 1] or r.get("put_transport") != "shm":
     sys.exit(f"FAIL: copy: put reference {r.get('put_pair')} over {r.get('put_transport')}")
 if (r["wrong"] != 0 or r["schedule_iterations"] != r["delta"] or r["put_single_peer_gbs"] <= 0
         or r["put_all_gbs"] <= 0 or not 0 < r["schedule_compute_ms"] <= r["schedule_ms"]
-        or abs(r["copy_over_put_all"] - r["copy"]["bw_per_rank_gbs"] / r["put_all_gbs"]) > 1e-9):
+        or abs(r["copy_over_put_all"] - r["copy"]["bw_per_rank_gbs"] / r["put_all_gbs"]) > 1e-9
+        or r["put_single_peer_bytes"] != r["busiest_rank_bytes"]):
     sys.exit(f"FAIL: copy record: {json.dumps(r)[:300]}")
 print("ok: copy record")
 EOF
