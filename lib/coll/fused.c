@@ -371,7 +371,8 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
     /* Small inputs: the low-latency exchange (every rank reads every rank), no barrier. The
      * limit stays on the whole input even where only a block of it is read (the reduce-scatter
      * flavours): the 16-core host's 8 ranks took 1.9-2.6 us with it at 1 KiB of input (256 B
-     * blocks) against 1.6-1.9 us through the barrier (results/coll/device-16core-2026-11-25-stop18). */
+     * blocks) against 1.6-1.9 us through the barrier
+     * (results/coll/device-16core-2026-11-25-stop18). */
     int ll = vsym_coll_ll_usable(c, nb * n * es);
     uint64_t seq = 0;
     const void *srcs[f->W];
@@ -598,6 +599,18 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
 
 /* ---- Autotune ----------------------------------------------------------------------------- */
 
+static double median_of_3(const double v[3])
+{
+    double a = v[0], b = v[1], c = v[2];
+    if (a > b) {
+        double x = a;
+        a = b;
+        b = x;
+    }
+    if (b > c) b = c;
+    return a > b ? a : b;
+}
+
 VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, int min_log2,
                                            int max_log2, int iters)
 {
@@ -623,15 +636,19 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
             size_t n = ((size_t)1 << b) / es / in_blocks(f, (vsym_fused_op_t)op);
             if (n == 0) continue;
             int best = -1;
-            double best_t = 0, mt[VSYM_FUSED_MODE_COUNT];
+            double best_t = 0, mt[VSYM_FUSED_MODE_COUNT], rt[VSYM_FUSED_MODE_COUNT][3];
             /* Small sizes get more runs (the same count on every rank); three rounds with the
-             * modes interleaved, keeping each mode's best round, damp the noise of a shared
-             * machine. */
+             * modes interleaved, keeping each mode's median round, damp the noise of a shared
+             * machine. (The best round favoured a mode that is fast now and then: at 8 ranks,
+             * 256 B, one-shot won the tuning and then ran 0.84x the baseline, median of three,
+             * in vsym-bench fused; results/coll/device-16core-2026-11-25-stop18.) */
             int runs = iters * (1 + (int)(((size_t)1 << 16) / (((size_t)1 << b) + 4096)));
             for (int m = 0; m < VSYM_FUSED_MODE_COUNT; m++)
                 mt[m] = -1;
             for (int round = 0; round < 3; round++) {
-                for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++) {
+                /* the modes take turns in an order that rotates per round */
+                for (int mi = 0; mi < VSYM_FUSED_MODE_COUNT - 1; mi++) {
+                    int mode = 1 + (mi + round) % (VSYM_FUSED_MODE_COUNT - 1);
                     if (!(f->valid_modes & (1u << mode))) continue;
                     st = vsym_fused_run(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, in, out, n,
                                         dtype);
@@ -648,9 +665,11 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
                         goto out;
                     for (int r = 0; r < f->W; r++)
                         if (times[r] > t) t = times[r];
-                    if (mt[mode] < 0 || t < mt[mode]) mt[mode] = t;
+                    rt[mode][round] = t;
                 }
             }
+            for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++)
+                if (f->valid_modes & (1u << mode)) mt[mode] = median_of_3(rt[mode]);
             for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++)
                 if (mt[mode] >= 0 && (best < 0 || mt[mode] < best_t)) {
                     best = mode;
