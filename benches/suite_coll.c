@@ -483,20 +483,8 @@ static long check_fused(crun_t *r, size_t nin, size_t nout, const vsym_fused_top
     return wrong;
 }
 
-/* Rounds of the fused suite's interleaved timing, and their median. */
+/* Rounds of the fused suite's interleaved timing (their median: vsym_util_median3). */
 #define FUSED_ROUNDS 3
-
-static double median3(const double v[FUSED_ROUNDS])
-{
-    double a = v[0], b = v[1], c = v[2];
-    if (a > b) {
-        double t = a;
-        a = b;
-        b = t;
-    }
-    if (b > c) b = c;
-    return a > b ? a : b;
-}
 
 static int run_fused(vsym_bench_t *b)
 {
@@ -576,7 +564,7 @@ static int run_fused(vsym_bench_t *b)
                 }
                 for (int mode = 0; mode < VSYM_FUSED_MODE_COUNT && st == VSYM_OK; mode++) {
                     if (!(modes & (1u << mode))) continue;
-                    times[mode] = median3(rt[mode]);
+                    times[mode] = vsym_util_median3(rt[mode]);
                     if (mode == VSYM_FUSED_BASELINE)
                         base_us = times[mode];
                     else if (mode != VSYM_FUSED_AUTO && (best == 0 || times[mode] < best))

@@ -599,18 +599,6 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
 
 /* ---- Autotune ----------------------------------------------------------------------------- */
 
-static double median_of_3(const double v[3])
-{
-    double a = v[0], b = v[1], c = v[2];
-    if (a > b) {
-        double x = a;
-        a = b;
-        b = x;
-    }
-    if (b > c) b = c;
-    return a > b ? a : b;
-}
-
 VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, int min_log2,
                                            int max_log2, int iters)
 {
@@ -669,7 +657,7 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
                 }
             }
             for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++)
-                if (f->valid_modes & (1u << mode)) mt[mode] = median_of_3(rt[mode]);
+                if (f->valid_modes & (1u << mode)) mt[mode] = vsym_util_median3(rt[mode]);
             for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++)
                 if (mt[mode] >= 0 && (best < 0 || mt[mode] < best_t)) {
                     best = mode;

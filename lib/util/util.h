@@ -89,6 +89,19 @@ static inline uint64_t vsym_util_time_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The median of three numbers (of three interleaved timing rounds). */
+static inline double vsym_util_median3(const double v[3])
+{
+    double a = v[0], b = v[1], c = v[2];
+    if (a > b) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    if (b > c) b = c;
+    return a > b ? a : b;
+}
+
 /* Timeout in seconds as passed by a user: <= 0 means VSYM_TIMEOUT. Returns nanoseconds. */
 uint64_t vsym_util_timeout_ns(double timeout_s);
 
