@@ -235,9 +235,13 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
 
 /* Run op on n elements per rank (in: in_count elements, out: out_count, see
  * vsym_fused_shapes; in and out must not overlap). dtype f32, f16 or bf16 (others too), sum.
- * mode AUTO picks by VSYM_FUSED_MODE, then the autotune table by size. Collective over the
- * world. Errors: VSYM_ERR_BAD_OP (op not valid for the topology), VSYM_ERR_BAD_MODE (mode not
- * valid), VSYM_ERR_BAD_DTYPE, VSYM_ERR_INVALID_PARAM, wait and transport errors. */
+ * mode AUTO picks by VSYM_FUSED_MODE, then the autotune table by size, else a rule from runs on
+ * one node: one exchange for all-reduce + all-gather up to 2 KiB of input (at most 8 ranks) and
+ * for reduce-scatter + all-reduce while ranks x input <= 1 KiB (at most 8 ranks), the baseline
+ * for reduce-scatter + all-reduce up to 512 KiB, two shots above; across nodes and for the
+ * single collectives the baseline. Collective over the world. Errors: VSYM_ERR_BAD_OP (op not
+ * valid for the topology), VSYM_ERR_BAD_MODE (mode not valid), VSYM_ERR_BAD_DTYPE,
+ * VSYM_ERR_INVALID_PARAM, wait and transport errors. */
 VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *fused, vsym_fused_op_t op,
                                       vsym_fused_mode_t mode, const void *in, void *out, size_t n,
                                       vsym_dtype_t dtype);
@@ -247,8 +251,10 @@ VSYM_API vsym_fused_mode_t vsym_fused_select_mode(const vsym_fused_t *fused, vsy
                                                   size_t n, vsym_dtype_t dtype);
 
 /* Autotune: time every valid (op, mode) at power-of-two byte sizes 2^min_log2 .. 2^max_log2
- * of dtype input per rank (iters timed runs each after a warm-up; the times are maxima over
- * the ranks, so every rank keeps the same choice), and keep the fastest mode per size.
+ * of dtype input per rank (iters timed runs each after a warm-up, in three rounds in which the
+ * modes take turns; a mode's time is the median round, each round's time the slowest rank's, so
+ * every rank keeps the same choice), and keep the fastest mode per size (the baseline unless a
+ * fused mode is more than 5 % faster).
  * Collective over the world. Then vsym_fused_run(AUTO) picks by size from this table.
  * Saves the table to VSYM_AUTOTUNE_FILE when set (rank 0 writes). */
 VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *fused, vsym_dtype_t dtype, int min_log2,
