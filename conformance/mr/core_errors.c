@@ -46,6 +46,26 @@ int main(int argc, char **argv)
     VSYM_CHECK(vsym_util_spin_pause == 0, "VSYM_SPIN_PAUSE=off left pause on");
     vsym_team_t *world = vsym_team_world(ctx);
     int me = vsym_team_rank(world), n = vsym_team_size(world);
+    /* A wait on a NIC's completions polls without yielding where every rank has a core, and
+     * backs off like a wait on a rank where ranks share cores (VSYM_SPIN_COUNT auto). */
+    {
+        vsym_backoff_t br, bd;
+        vsym_backoff_init(&br, 1);
+        vsym_backoff_init_device(&bd, 1);
+        const char *vn = getenv("VSYM_VIRTUAL_NODES");
+        if ((vn == NULL || strcmp(vn, "0") == 0) && getenv("VSYM_SPIN_COUNT") == NULL &&
+            vsym_team_size(vsym_team_node(ctx)) == n)
+            VSYM_CHECK(vsym_util_core_per_rank() == (n <= sysconf(_SC_NPROCESSORS_ONLN)),
+                       "%d ranks on %ld cores: core per rank %d", n,
+                       sysconf(_SC_NPROCESSORS_ONLN), vsym_util_core_per_rank());
+        if (vsym_util_core_per_rank() && getenv("VSYM_SPIN_COUNT") == NULL)
+            VSYM_CHECK(bd.spin_limit >= 1000000000u && bd.yield_limit > bd.spin_limit,
+                       "device wait with a core per rank: spins %u", bd.spin_limit);
+        else
+            VSYM_CHECK(bd.spin_limit == br.spin_limit && bd.yield_limit == br.yield_limit,
+                       "device wait with ranks sharing cores: spins %u, rank wait %u",
+                       bd.spin_limit, br.spin_limit);
+    }
     VSYM_CHECK_OK(vsym_alloc(world, 1024, &obj));
     char buf[64] = {0};
 

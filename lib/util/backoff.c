@@ -53,9 +53,8 @@ uint64_t vsym_util_timeout_ns(double timeout_s)
     return (uint64_t)(timeout_s * 1e9);
 }
 
-void vsym_backoff_init(vsym_backoff_t *b, double timeout_s)
+int vsym_util_core_per_rank(void)
 {
-    long spin = vsym_config_int(VSYM_CFG_SPIN_COUNT);
     /* sysconf(_SC_NPROCESSORS_ONLN) reads sysfs (about 5 us): once per process, not per wait. */
     static long cores_cached;
     long cores = __atomic_load_n(&cores_cached, __ATOMIC_RELAXED);
@@ -63,6 +62,12 @@ void vsym_backoff_init(vsym_backoff_t *b, double timeout_s)
         cores = sysconf(_SC_NPROCESSORS_ONLN);
         __atomic_store_n(&cores_cached, cores, __ATOMIC_RELAXED);
     }
+    return cores > 0 && ranks_per_node <= cores;
+}
+
+void vsym_backoff_init(vsym_backoff_t *b, double timeout_s)
+{
+    long spin = vsym_config_int(VSYM_CFG_SPIN_COUNT);
     /* The clock starts at the first check (after up to 1024 polls), not here: a wait that is
      * satisfied at once reads no clock (under an emulated CPU a clock read costs microseconds). */
     b->start_ns = 0;
@@ -71,11 +76,21 @@ void vsym_backoff_init(vsym_backoff_t *b, double timeout_s)
     if (spin < 0) {
         /* With a core per rank the peer is running: spinning is cheapest. With more ranks than
          * cores, every poll may steal the core of the rank we wait for, so yield at once. */
-        spin = (cores > 0 && ranks_per_node <= cores) ? 20000 : 16;
+        spin = vsym_util_core_per_rank() ? 20000 : 16;
     }
     b->spin_limit = (uint32_t)spin;
     b->yield_limit = b->spin_limit + 2000;
     b->sleep_ns = 1000;
+}
+
+void vsym_backoff_init_device(vsym_backoff_t *b, double timeout_s)
+{
+    vsym_backoff_init(b, timeout_s);
+    if (vsym_config_int(VSYM_CFG_SPIN_COUNT) < 0 && vsym_util_core_per_rank()) {
+        /* No yield before the deadline: the clock is still read every 1024 polls. */
+        b->spin_limit = UINT32_MAX - 4096;
+        b->yield_limit = UINT32_MAX - 2048;
+    }
 }
 
 int vsym_backoff_step(vsym_backoff_t *b)

@@ -110,7 +110,8 @@ static vsym_status_t qp_wait(vsym_tp_verbs_t *t, verbs_qp_t *vq, uint64_t seq, c
 
     if (vq->done >= seq)
         return vq->failed == VSYM_OK ? VSYM_OK : qp_fail_status(vq);
-    vsym_backoff_init(&b, 0);
+    /* A wait on the NIC, not on a rank: poll without yielding where every rank has a core. */
+    vsym_backoff_init_device(&b, 0);
     while (vq->done < seq) {
         int n = progress(t);
         if (n < 0)
