@@ -52,18 +52,21 @@ int main(int argc, char **argv)
         vsym_backoff_t br, bd;
         vsym_backoff_init(&br, 1);
         vsym_backoff_init_device(&bd, 1);
+        const int spin_auto = vsym_config_int(VSYM_CFG_SPIN_COUNT) < 0;
+        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
         const char *vn = getenv("VSYM_VIRTUAL_NODES");
-        if ((vn == NULL || strcmp(vn, "0") == 0) && getenv("VSYM_SPIN_COUNT") == NULL &&
-            vsym_team_size(vsym_team_node(ctx)) == n)
-            VSYM_CHECK(vsym_util_core_per_rank() == (n <= sysconf(_SC_NPROCESSORS_ONLN)),
-                       "%d ranks on %ld cores: core per rank %d", n,
-                       sysconf(_SC_NPROCESSORS_ONLN), vsym_util_core_per_rank());
-        if (vsym_util_core_per_rank() && getenv("VSYM_SPIN_COUNT") == NULL)
+        /* All ranks on this machine and no pretend nodes: the detection itself. */
+        if ((vn == NULL || strcmp(vn, "0") == 0) && vsym_team_size(vsym_team_node(ctx)) == n)
+            VSYM_CHECK(vsym_util_core_per_rank() == (n <= cores),
+                       "%d ranks on %ld cores: core per rank %d", n, cores,
+                       vsym_util_core_per_rank());
+        if (spin_auto && vsym_util_core_per_rank())
             VSYM_CHECK(bd.spin_limit >= 1000000000u && bd.yield_limit > bd.spin_limit,
                        "device wait with a core per rank: spins %u", bd.spin_limit);
         else
             VSYM_CHECK(bd.spin_limit == br.spin_limit && bd.yield_limit == br.yield_limit,
-                       "device wait with ranks sharing cores: spins %u, rank wait %u",
+                       "device wait with ranks sharing cores or a set spin count: spins %u, "
+                       "rank wait %u",
                        bd.spin_limit, br.spin_limit);
     }
     VSYM_CHECK_OK(vsym_alloc(world, 1024, &obj));
