@@ -28,12 +28,39 @@ int main(void)
     for (int r = 0; r < n; r++)
         VSYM_CHECK(out[r] == r * r, "exchange block %d is %d", r, out[r]);
     free(out);
+    /* Longer than one slot of the team's exchange memory (several rounds), many times in a row
+     * with changing data: a round must not overwrite a half a member still reads. */
+    enum { BIG = 3000, TIMES = 50 };
+    unsigned char *big = malloc(BIG), *all = malloc((size_t)n * BIG);
+    for (int k = 0; k < TIMES; k++) {
+        for (int i = 0; i < BIG; i++)
+            big[i] = (unsigned char)(me * 31 + i * 7 + k);
+        VSYM_CHECK_OK(vsym_team_exchange(world, big, BIG, all));
+        for (int r = 0; r < n; r++)
+            for (int i = 0; i < BIG; i++)
+                if (all[(size_t)r * BIG + i] != (unsigned char)(r * 31 + i * 7 + k))
+                    VSYM_CHECK(0, "exchange %d: byte %d of rank %d is %d, expected %d", k, i, r,
+                               all[(size_t)r * BIG + i], (unsigned char)(r * 31 + i * 7 + k));
+    }
+    free(big);
+    free(all);
+    VSYM_CHECK_OK(vsym_team_exchange(world, NULL, 0, NULL));
+    /* Lengths that differ: every member learns it, and the team stays usable. */
+    if (n > 1) {
+        uint64_t two[2] = {1, 2}, got[2 * 64];
+        VSYM_CHECK(n <= 64, "at most 64 ranks here");
+        VSYM_CHECK_STATUS(vsym_team_exchange(world, two, me == n - 1 ? 16 : 8, got),
+                          VSYM_ERR_MISMATCH, " from this rank");
+        VSYM_CHECK_OK(vsym_team_exchange(world, two, 8, got));
+        for (int r = 0; r < n; r++)
+            VSYM_CHECK(got[r] == 1, "after the mismatch, block %d is %llu", r,
+                       (unsigned long long)got[r]);
+    }
 
     /* Even ranks, odd ranks. */
     vsym_team_t *even = NULL, *odd = NULL;
     VSYM_CHECK_OK(vsym_team_split_strided(world, 0, 2, (n + 1) / 2, &even));
-    if (n > 1)
-        VSYM_CHECK_OK(vsym_team_split_strided(world, 1, 2, n / 2, &odd));
+    if (n > 1) VSYM_CHECK_OK(vsym_team_split_strided(world, 1, 2, n / 2, &odd));
     vsym_team_t *mine = (me % 2 == 0) ? even : odd;
     VSYM_CHECK(mine != NULL, "rank %d got no team", me);
     VSYM_CHECK((me % 2 == 0) ? odd == NULL : even == NULL, "rank %d got a team it is not in", me);

@@ -9,12 +9,12 @@
 /* What each member tells the others about its memory of a new object. */
 typedef struct {
     uint64_t size;
-    uint64_t heap_off;  /* proposed heap offset, UINT64_MAX: no room (or not a heap object) */
+    uint64_t heap_off; /* proposed heap offset, UINT64_MAX: no room (or not a heap object) */
     uint64_t pad_off;
     uint64_t addr;
     uint32_t rkey;
     uint32_t flags;
-    int32_t status;     /* a local failure every member must learn about */
+    int32_t status; /* a local failure every member must learn about */
     int32_t unused;
 } obj_desc_t;
 
@@ -22,7 +22,8 @@ static int in_arena(const vsym_ctx_t *ctx, const void *p, size_t len)
 {
     const char *b = ctx->arena.base;
     const char *c = p;
-    return p != NULL && c >= b && c <= b + ctx->arena.size && len <= (size_t)(b + ctx->arena.size - c);
+    return p != NULL && c >= b && c <= b + ctx->arena.size &&
+           len <= (size_t)(b + ctx->arena.size - c);
 }
 
 static void obj_free_arrays(vsym_obj_t *obj)
@@ -35,9 +36,15 @@ static void obj_free_arrays(vsym_obj_t *obj)
     free(obj);
 }
 
-static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int heap,
+/* What obj_setup makes: a rendezvous of the caller's memory, a heap allocation (the same offset
+ * on every member), or a team's own object in each member's internal region. */
+enum { OBJ_RENDEZVOUS, OBJ_HEAP, OBJ_INTERNAL };
+
+static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int kind,
                                vsym_obj_t **obj_p)
 {
+    const int heap = kind == OBJ_HEAP;
+    const char *what = heap ? "alloc" : kind == OBJ_INTERNAL ? "team object" : "rendezvous";
     vsym_ctx_t *ctx = team->ctx;
     int n = team->size;
     size_t pad_len = (size_t)ctx->channels * (size_t)n * sizeof(uint64_t);
@@ -56,6 +63,7 @@ static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int he
     obj->size = size;
     obj->heap_off = SIZE_MAX;
     obj->pad_off = SIZE_MAX;
+    obj->int_off = SIZE_MAX;
     obj->data = calloc((size_t)n, sizeof(*obj->data));
     obj->pads = calloc((size_t)n, sizeof(*obj->pads));
     obj->peer_ptr = calloc((size_t)n, sizeof(*obj->peer_ptr));
@@ -77,6 +85,16 @@ static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int he
             memset(obj->pad, 0, pad_len);
         }
     }
+    if (kind == OBJ_INTERNAL && local == VSYM_OK && size > 0) {
+        size_t off = vsym_core_range_find(&ctx->internal, 0, size, OBJ_ALIGN);
+        if (off == SIZE_MAX || vsym_core_range_insert(&ctx->internal, off, size) != VSYM_OK) {
+            local = VSYM_ERR_HEAP_EXHAUSTED;
+        } else {
+            obj->int_off = off;
+            ptr = (char *)ctx->arena.base + off;
+            memset(ptr, 0, size);
+        }
+    }
     if (!heap && local == VSYM_OK) {
         obj->ptr = ptr;
         if (ptr == NULL || size == 0 || in_arena(ctx, ptr, size)) {
@@ -85,10 +103,9 @@ static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int he
         } else {
             mine.addr = (uint64_t)(uintptr_t)ptr;
             if (ctx->verbs) {
-                vsym_status_t rs = ctx->verbs->ops->mem_reg(ctx->verbs, ptr, size, &obj->memh,
-                                                             &mine.rkey);
-                if (rs != VSYM_OK)
-                    local = rs;
+                vsym_status_t rs =
+                    ctx->verbs->ops->mem_reg(ctx->verbs, ptr, size, &obj->memh, &mine.rkey);
+                if (rs != VSYM_OK) local = rs;
             }
         }
     }
@@ -103,12 +120,10 @@ static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int he
             mine.flags = VSYM_TP_ADDR_ARENA;
             mine.addr = mine.heap_off;
         }
-        if ((st = vsym_core_exchange(team, &mine, sizeof(mine), all)) != VSYM_OK)
-            goto err;
+        if ((st = vsym_core_exchange(team, &mine, sizeof(mine), all)) != VSYM_OK) goto err;
         for (int r = 0; r < n; r++) {
             if (all[r].status != VSYM_OK) {
-                st = VSYM_FAIL((vsym_status_t)all[r].status, "%s failed on %s: %s",
-                               heap ? "alloc" : "rendezvous",
+                st = VSYM_FAIL((vsym_status_t)all[r].status, "%s failed on %s: %s", what,
                                vsym_core_peer_name(team, r, who, sizeof(who)),
                                vsym_status_str((vsym_status_t)all[r].status));
                 goto err;
@@ -116,34 +131,30 @@ static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int he
             if (all[r].size != size) {
                 st = VSYM_FAIL(VSYM_ERR_MISMATCH,
                                "%s: size %llu on %s differs from %zu on this rank (team rank %d)",
-                               heap ? "alloc" : "rendezvous", (unsigned long long)all[r].size,
+                               what, (unsigned long long)all[r].size,
                                vsym_core_peer_name(team, r, who, sizeof(who)), size, team->rank);
                 goto err;
             }
         }
-        if (!heap)
-            break;
+        if (!heap) break;
         /* Agree on one offset that is free on every member: propose the lowest fit at or above
          * the largest proposal until all proposals agree. Proposals only grow, so this ends. */
         uint64_t max = 0;
         int agree = 1;
         for (int r = 0; r < n; r++) {
             if (all[r].heap_off == UINT64_MAX) {
-                st = VSYM_FAIL(VSYM_ERR_HEAP_EXHAUSTED,
-                               "alloc of %zu bytes: no room in the symmetric heap of %s "
-                               "(VSYM_HEAP_SIZE=%zu)",
-                               size, vsym_core_peer_name(team, r, who, sizeof(who)),
-                               ctx->heap_size);
+                st =
+                    VSYM_FAIL(VSYM_ERR_HEAP_EXHAUSTED,
+                              "alloc of %zu bytes: no room in the symmetric heap of %s "
+                              "(VSYM_HEAP_SIZE=%zu)",
+                              size, vsym_core_peer_name(team, r, who, sizeof(who)), ctx->heap_size);
                 goto err;
             }
-            if (all[r].heap_off > max)
-                max = all[r].heap_off;
-            if (all[r].heap_off != all[0].heap_off)
-                agree = 0;
+            if (all[r].heap_off > max) max = all[r].heap_off;
+            if (all[r].heap_off != all[0].heap_off) agree = 0;
         }
         if (agree) {
-            if ((st = vsym_core_range_insert(&ctx->heap, max, size)) != VSYM_OK)
-                goto err;
+            if ((st = vsym_core_range_insert(&ctx->heap, max, size)) != VSYM_OK) goto err;
             obj->heap_off = max;
             obj->ptr = (char *)ctx->arena.base + max;
             break;
@@ -159,8 +170,7 @@ static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int he
         obj->pads[r].flags = VSYM_TP_ADDR_ARENA;
         obj->tp[r] = ctx->tp_of[w];
         obj->amo[r] = team->uses_verbs ? ctx->verbs : ctx->tp_of[w];
-        if (size > 0)
-            obj->peer_ptr[r] = obj->tp[r]->ops->peer_ptr(obj->tp[r], w, &obj->data[r]);
+        if (size > 0) obj->peer_ptr[r] = obj->tp[r]->ops->peer_ptr(obj->tp[r], w, &obj->data[r]);
     }
     obj->next = ctx->objs;
     ctx->objs = obj;
@@ -168,27 +178,25 @@ static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int he
     *obj_p = obj;
     return VSYM_OK;
 err:
-    if (obj->memh)
-        ctx->verbs->ops->mem_dereg(ctx->verbs, obj->memh);
-    if (obj->pad_off != SIZE_MAX)
-        vsym_core_range_remove(&ctx->internal, obj->pad_off);
+    if (obj->memh) ctx->verbs->ops->mem_dereg(ctx->verbs, obj->memh);
+    if (obj->pad_off != SIZE_MAX) vsym_core_range_remove(&ctx->internal, obj->pad_off);
+    if (obj->int_off != SIZE_MAX) vsym_core_range_remove(&ctx->internal, obj->int_off);
     obj_free_arrays(obj);
     free(all);
     return st;
 }
 
-vsym_status_t vsym_core_obj_create(vsym_team_t *team, void *ptr, size_t size, size_t heap_off,
-                                   vsym_obj_t **obj_p)
+vsym_status_t vsym_core_obj_create(vsym_team_t *team, size_t internal_size, vsym_obj_t **obj_p)
 {
-    (void)heap_off;
-    return obj_setup(team, ptr, size, 0, obj_p);
+    vsym_status_t st = obj_setup(team, NULL, internal_size, OBJ_INTERNAL, obj_p);
+    if (st == VSYM_OK) (*obj_p)->is_sync = 1;
+    return st;
 }
 
 void vsym_core_obj_release(vsym_obj_t *obj)
 {
     vsym_ctx_t *ctx;
-    if (obj == NULL)
-        return;
+    if (obj == NULL) return;
     ctx = obj->team->ctx;
     for (vsym_obj_t **p = &ctx->objs; *p; p = &(*p)->next) {
         if (*p == obj) {
@@ -196,12 +204,10 @@ void vsym_core_obj_release(vsym_obj_t *obj)
             break;
         }
     }
-    if (obj->memh)
-        ctx->verbs->ops->mem_dereg(ctx->verbs, obj->memh);
-    if (obj->heap_off != SIZE_MAX)
-        vsym_core_range_remove(&ctx->heap, obj->heap_off);
-    if (obj->pad_off != SIZE_MAX)
-        vsym_core_range_remove(&ctx->internal, obj->pad_off);
+    if (obj->memh) ctx->verbs->ops->mem_dereg(ctx->verbs, obj->memh);
+    if (obj->heap_off != SIZE_MAX) vsym_core_range_remove(&ctx->heap, obj->heap_off);
+    if (obj->pad_off != SIZE_MAX) vsym_core_range_remove(&ctx->internal, obj->pad_off);
+    if (obj->int_off != SIZE_MAX) vsym_core_range_remove(&ctx->internal, obj->int_off);
     obj_free_arrays(obj);
 }
 
@@ -209,7 +215,7 @@ VSYM_API vsym_status_t vsym_alloc(vsym_team_t *team, size_t size, vsym_obj_t **o
 {
     if (team == NULL || obj_p == NULL)
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "alloc: NULL team or obj_p");
-    return obj_setup(team, NULL, size, 1, obj_p);
+    return obj_setup(team, NULL, size, OBJ_HEAP, obj_p);
 }
 
 VSYM_API vsym_status_t vsym_rendezvous(vsym_team_t *team, void *buf, size_t size,
@@ -219,14 +225,13 @@ VSYM_API vsym_status_t vsym_rendezvous(vsym_team_t *team, void *buf, size_t size
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "rendezvous: NULL team or obj_p");
     if (buf == NULL && size > 0)
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "rendezvous: NULL buffer of %zu bytes", size);
-    return obj_setup(team, buf, size, 0, obj_p);
+    return obj_setup(team, buf, size, OBJ_RENDEZVOUS, obj_p);
 }
 
 VSYM_API vsym_status_t vsym_obj_free(vsym_obj_t *obj)
 {
     vsym_status_t st;
-    if (obj == NULL)
-        return VSYM_OK;
+    if (obj == NULL) return VSYM_OK;
     /* No member may still be reading or writing the object when its memory is reused. */
     st = vsym_team_barrier(obj->team, 0);
     vsym_core_obj_release(obj);
@@ -255,7 +260,6 @@ VSYM_API size_t vsym_obj_heap_offset(const vsym_obj_t *obj)
 
 VSYM_API void *vsym_obj_peer_ptr(const vsym_obj_t *obj, int r)
 {
-    if (obj == NULL || r < 0 || r >= obj->team->size)
-        return NULL;
+    if (obj == NULL || r < 0 || r >= obj->team->size) return NULL;
     return obj->peer_ptr[r];
 }

@@ -97,9 +97,12 @@ VSYM_API vsym_status_t vsym_team_split_strided(vsym_team_t *parent, int start, i
 /* Destroy a team made by vsym_team_split_strided(). Collective over the team. NULL is a no-op. */
 VSYM_API vsym_status_t vsym_team_destroy(vsym_team_t *team);
 
-/* Out-of-band allgather over the team, for set-up work (schedules, descriptors), not for data
- * paths: every rank contributes len bytes (the same len everywhere, else VSYM_ERR_MISMATCH);
- * out receives team_size blocks, block i from team rank i. Collective over the team. */
+/* Allgather over the team, for set-up work (schedules, descriptors, timings), not for data
+ * paths: every rank contributes len bytes (the same len everywhere, else VSYM_ERR_MISMATCH on
+ * every rank); out receives team_size blocks, block i from team rank i. Collective over the
+ * team. It goes through the team's own memory (its first call sets up 2 x team_size KiB of each
+ * rank's internal region), about 1 KiB per round of puts and a team barrier, so like
+ * vsym_team_barrier it completes the puts issued before it. */
 VSYM_API vsym_status_t vsym_team_exchange(vsym_team_t *team, const void *in, size_t len,
                                           void *out);
 
