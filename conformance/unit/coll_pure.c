@@ -168,6 +168,52 @@ static void test_topology(void)
     printf("topology: %d factorisations checked\n", checked);
 }
 
+/* The autotune's choice from interleaved rounds (vsym_coll_tune_pick). */
+static void test_tune_pick(void)
+{
+    enum { B = VSYM_FUSED_BASELINE, O = VSYM_FUSED_ONESHOT, T = VSYM_FUSED_TWOSHOT };
+    const unsigned all = (1u << B) | (1u << O) | (1u << T);
+    double rt[VSYM_FUSED_MODE_COUNT][VSYM_TUNE_ROUNDS], t = -1;
+    const double base[VSYM_TUNE_ROUNDS] = {10, 20, 10, 40, 10};
+    /* The machine's speed drifts from round to round; each mode is timed beside the baseline. */
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++) {
+        rt[B][q] = base[q];
+        rt[O][q] = base[q] * (q == 3 ? 1.5 : 0.8); /* 0.8 of the baseline in four rounds of five */
+        rt[T][q] = base[q] * 0.9;
+        rt[VSYM_FUSED_FEWEST_BYTES][q] = 0.001; /* not valid: never picked */
+    }
+    VSYM_CHECK(vsym_coll_tune_pick(rt, all, &t) == O && t == 8.0,
+               "smallest median ratio to the baseline: oneshot (its median time 8.0): got %g", t);
+    /* One-shot's median time is below 0.95 of the baseline's (37 against 40), but round by
+     * round it is 1.1, 1.1, 0.925, 0.99, 0.99 of it: its fast rounds came when the machine
+     * was fast. Two-shot is 0.96 of the baseline in every round: within the margin. */
+    const double b2[VSYM_TUNE_ROUNDS] = {10, 10, 40, 40, 40},
+                 o2[VSYM_TUNE_ROUNDS] = {11, 11, 37, 39.5, 39.5};
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++) {
+        rt[B][q] = b2[q];
+        rt[O][q] = o2[q];
+        rt[T][q] = b2[q] * 0.96;
+    }
+    VSYM_CHECK(vsym_coll_tune_pick(rt, all, &t) == B && t == 40.0,
+               "no fused mode 5%% faster round by round: the baseline (median 40): got %g", t);
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
+        rt[T][q] = rt[B][q] * 0.94;
+    VSYM_CHECK(vsym_coll_tune_pick(rt, all, &t) == T,
+               "0.94 of the baseline in every round: picked");
+    /* One slow round of five does not decide. */
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
+        rt[T][q] = rt[B][q] * (q == 0 ? 3.0 : 0.7);
+    VSYM_CHECK(vsym_coll_tune_pick(rt, all, &t) == T, "median, not mean");
+    /* Without a valid baseline: the smallest median time. */
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++) {
+        rt[O][q] = 5 + q;  /* median 7 */
+        rt[T][q] = 10 - q; /* median 8 */
+    }
+    VSYM_CHECK(vsym_coll_tune_pick(rt, (1u << O) | (1u << T), &t) == O && t == 7.0,
+               "no baseline: the fastest median");
+    printf("tune pick: checked\n");
+}
+
 static void test_tune_table(void)
 {
     char path[] = "/tmp/vsym_coll_tune_XXXXXX";
@@ -309,6 +355,7 @@ int main(void)
     test_reduce();
     test_topology();
     test_tune_table();
+    test_tune_pick();
     test_names();
     printf("coll_pure: all checks passed\n");
     return 0;

@@ -38,6 +38,38 @@ int vsym_coll_tune_lookup(const vsym_tune_table_t *t, vsym_fused_op_t op, size_t
     return -1;
 }
 
+int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, double *time_p)
+{
+    const int base = VSYM_FUSED_BASELINE, has_base = (valid_modes >> base) & 1;
+    int best = -1;
+    double best_t = 0, best_r = 0, v[VSYM_TUNE_ROUNDS], ratio[VSYM_TUNE_ROUNDS];
+    for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++) {
+        if (!(valid_modes & (1u << mode)) || mode == base) continue;
+        for (int q = 0; q < VSYM_TUNE_ROUNDS; q++) {
+            v[q] = rt[mode][q];
+            ratio[q] = has_base ? rt[mode][q] / rt[base][q] : 0;
+        }
+        double t = vsym_util_median(v, VSYM_TUNE_ROUNDS);
+        double r = vsym_util_median(ratio, VSYM_TUNE_ROUNDS);
+        if (best < 0 || (has_base ? r < best_r : t < best_t)) {
+            best = mode;
+            best_t = t;
+            best_r = r;
+        }
+    }
+    /* A fused mode replaces the two library collectives only when it is clearly faster: within
+     * the noise of a timing the baseline is the safe choice, so that auto is never slower than
+     * the unfused pair by more than that noise. */
+    if (has_base && (best < 0 || best_r > 0.95)) {
+        for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
+            v[q] = rt[base][q];
+        best = base;
+        best_t = vsym_util_median(v, VSYM_TUNE_ROUNDS);
+    }
+    *time_p = best_t;
+    return best;
+}
+
 /* The file's tables with other keys, as text (NULL when none or no file). */
 static char *other_tables(const char *path, const char *key)
 {
@@ -46,8 +78,7 @@ static char *other_tables(const char *path, const char *key)
     size_t cap = 4096, len = 0;
     char *keep = malloc(cap), line[512];
     int skip = 1; /* outside a table: nothing to keep (the header is written anew) */
-    if (keep != NULL)
-        keep[0] = '\0'; /* a file with only this key's table keeps nothing */
+    if (keep != NULL) keep[0] = '\0'; /* a file with only this key's table keeps nothing */
     while (keep && fgets(line, sizeof(line), fp) != NULL) {
         if (strncmp(line, "key ", 4) == 0) {
             line[strcspn(line, "\r\n")] = '\0';

@@ -136,6 +136,14 @@ int vsym_coll_tune_bucket(size_t bytes);
 /* The tuned mode for op at bytes: the entry of the nearest tuned bucket; -1 when none. */
 int vsym_coll_tune_lookup(const vsym_tune_table_t *t, vsym_fused_op_t op, size_t bytes);
 vsym_status_t vsym_coll_tune_save(const vsym_tune_table_t *t, const char *path);
+/* Interleaved rounds of the autotune's timing of each (op, size). */
+#define VSYM_TUNE_ROUNDS 5
+/* The autotune's choice among the valid modes (bit mask, 1 << mode) from their times rt[mode][q]
+ * in round q (the modes timed in turns, seconds apart): the fused mode whose time over the
+ * baseline's, round by round, has the smallest median, when that median is at most 0.95; else
+ * the baseline; without a valid baseline, the mode of the smallest median time. *time_p: the
+ * chosen mode's median time. */
+int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, double *time_p);
 /* Fill t from the table of path whose key equals t->key. */
 vsym_status_t vsym_coll_tune_load(vsym_tune_table_t *t, const char *path);
 

@@ -623,18 +623,17 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
         for (int b = min_log2; b <= max_log2; b++) {
             size_t n = ((size_t)1 << b) / es / in_blocks(f, (vsym_fused_op_t)op);
             if (n == 0) continue;
-            int best = -1;
-            double best_t = 0, mt[VSYM_FUSED_MODE_COUNT], rt[VSYM_FUSED_MODE_COUNT][3];
-            /* Small sizes get more runs (the same count on every rank); three rounds with the
-             * modes interleaved, keeping each mode's median round, damp the noise of a shared
-             * machine. (The best round favoured a mode that is fast now and then: at 8 ranks,
-             * 256 B, one-shot won the tuning and then ran 0.84x the baseline, median of three,
-             * in vsym-bench fused; results/coll/device-16core-2026-11-25-stop18.) */
+            int best;
+            double best_t, rt[VSYM_FUSED_MODE_COUNT][VSYM_TUNE_ROUNDS];
+            /* Small sizes get more runs (the same count on every rank). Five rounds with the
+             * modes interleaved in an order that rotates per round damp the noise of a shared
+             * machine: the times of one round are taken moments apart, so a fused mode is
+             * compared with the baseline round by round (vsym_coll_tune_pick). (With three
+             * rounds and each mode's best round, one-shot won the tuning at 8 ranks, 256 B, then
+             * ran 0.84x the baseline in vsym-bench fused;
+             * results/coll/device-16core-2026-11-25-stop18.) */
             int runs = iters * (1 + (int)(((size_t)1 << 16) / (((size_t)1 << b) + 4096)));
-            for (int m = 0; m < VSYM_FUSED_MODE_COUNT; m++)
-                mt[m] = -1;
-            for (int round = 0; round < 3; round++) {
-                /* the modes take turns in an order that rotates per round */
+            for (int round = 0; round < VSYM_TUNE_ROUNDS; round++) {
                 for (int mi = 0; mi < VSYM_FUSED_MODE_COUNT - 1; mi++) {
                     int mode = 1 + (mi + round) % (VSYM_FUSED_MODE_COUNT - 1);
                     if (!(f->valid_modes & (1u << mode))) continue;
@@ -656,21 +655,7 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
                     rt[mode][round] = t;
                 }
             }
-            for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++)
-                if (f->valid_modes & (1u << mode)) mt[mode] = vsym_util_median3(rt[mode]);
-            for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++)
-                if (mt[mode] >= 0 && (best < 0 || mt[mode] < best_t)) {
-                    best = mode;
-                    best_t = mt[mode];
-                }
-            /* A fused mode replaces the two library collectives only when it is clearly faster
-             * (5 %): within the noise of a timing, the baseline is the safe choice, so that
-             * auto is never slower than the unfused pair by more than that noise. */
-            int base = VSYM_FUSED_BASELINE;
-            if (mt[base] >= 0 && best != base && best_t > 0.95 * mt[base]) {
-                best = base;
-                best_t = mt[base];
-            }
+            best = vsym_coll_tune_pick(rt, f->valid_modes, &best_t);
             f->tune[dtype].mode[op][b] = (signed char)best;
             f->tune[dtype].time_us[op][b] = (float)best_t;
         }

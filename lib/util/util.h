@@ -44,8 +44,8 @@ void vsym_util_log_set_identity(int rank, const char *host);
  * once at error level, and return the status, so that callers write
  *     return VSYM_FAIL(VSYM_ERR_BAD_RANK, "put: rank %d outside team of %d", r, n);
  * Callers that pass a status up do not report it again. */
-vsym_status_t vsym_util_fail(vsym_status_t status, const char *file, int line, const char *fmt,
-                             ...) __attribute__((format(printf, 4, 5)));
+vsym_status_t vsym_util_fail(vsym_status_t status, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 #define VSYM_FAIL(status, ...) vsym_util_fail((status), __FILE__, __LINE__, __VA_ARGS__)
 
 /* The same, without logging: for expected failures a caller handles itself (e.g. a probe). */
@@ -89,17 +89,18 @@ static inline uint64_t vsym_util_time_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* The median of three numbers (of three interleaved timing rounds). */
-static inline double vsym_util_median3(const double v[3])
+/* The median of n numbers (of interleaved timing rounds; the mean of the middle two when n is
+ * even); v is sorted in place. 0 when n < 1. */
+static inline double vsym_util_median(double *v, int n)
 {
-    double a = v[0], b = v[1], c = v[2];
-    if (a > b) {
-        double t = a;
-        a = b;
-        b = t;
-    }
-    if (b > c) b = c;
-    return a > b ? a : b;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    if (n < 1) return 0;
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Timeout in seconds as passed by a user: <= 0 means VSYM_TIMEOUT. Returns nanoseconds. */
@@ -147,8 +148,7 @@ extern int vsym_util_spin_pause;
 static inline void vsym_util_spin_hint(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    if (vsym_util_spin_pause)
-        __builtin_ia32_pause();
+    if (vsym_util_spin_pause) __builtin_ia32_pause();
 #endif
 }
 

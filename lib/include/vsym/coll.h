@@ -251,10 +251,11 @@ VSYM_API vsym_fused_mode_t vsym_fused_select_mode(const vsym_fused_t *fused, vsy
                                                   size_t n, vsym_dtype_t dtype);
 
 /* Autotune: time every valid (op, mode) at power-of-two byte sizes 2^min_log2 .. 2^max_log2
- * of dtype input per rank (iters timed runs each after a warm-up, in three rounds in which the
- * modes take turns; a mode's time is the median round, each round's time the slowest rank's, so
- * every rank keeps the same choice), and keep the fastest mode per size (the baseline unless a
- * fused mode is more than 5 % faster).
+ * of dtype input per rank (iters timed runs each after a warm-up, more for small sizes, in five
+ * rounds in which the modes take turns; each round's time is the slowest rank's, so every rank
+ * keeps the same choice), and keep per size the fused mode whose time over the baseline's, round
+ * by round, has the smallest median, when that median is at most 0.95; else the baseline (where
+ * it is not valid, the mode of the smallest median time).
  * Collective over the world. Then vsym_fused_run(AUTO) picks by size from this table.
  * Saves the table to VSYM_AUTOTUNE_FILE when set (rank 0 writes). */
 VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *fused, vsym_dtype_t dtype, int min_log2,
