@@ -120,7 +120,11 @@ static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int ki
             mine.flags = VSYM_TP_ADDR_ARENA;
             mine.addr = mine.heap_off;
         }
-        if ((st = vsym_core_exchange(team, &mine, sizeof(mine), all)) != VSYM_OK) goto err;
+        /* A team's own objects go through the bootstrap (the exchange slots are one of them);
+         * user objects through the team's exchange slots (a PMIx fence costs milliseconds). */
+        st = kind == OBJ_INTERNAL ? vsym_core_exchange(team, &mine, sizeof(mine), all)
+                                  : vsym_team_exchange(team, &mine, sizeof(mine), all);
+        if (st != VSYM_OK) goto err;
         for (int r = 0; r < n; r++) {
             if (all[r].status != VSYM_OK) {
                 st = VSYM_FAIL((vsym_status_t)all[r].status, "%s failed on %s: %s", what,
