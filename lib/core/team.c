@@ -174,9 +174,11 @@ VSYM_API vsym_status_t vsym_team_destroy(vsym_team_t *team)
  * member's half (round parity), then the team barrier (quiet first) makes them visible. A rank
  * rewrites a half two rounds later, after the barrier of the round between, which every member
  * enters only after reading that half. Every slot starts with the exchange's length, so a
- * mismatch shows on every member in the first round. */
+ * mismatch shows on every member in the first round, and the round's number, so a slot a failed
+ * put left stale is an error naming its member, not old data. */
 #define XCHG_SLOT 1024
-#define XCHG_PAYLOAD (XCHG_SLOT - sizeof(uint64_t))
+#define XCHG_HEAD (2 * sizeof(uint64_t))
+#define XCHG_PAYLOAD (XCHG_SLOT - XCHG_HEAD)
 
 static vsym_status_t xchg_round(vsym_team_t *team, const char *slot, size_t slot_len, char **half_p)
 {
@@ -209,22 +211,30 @@ VSYM_API vsym_status_t vsym_team_exchange(vsym_team_t *team, const void *in, siz
     size_t done = 0;
     do {
         size_t part = len - done < XCHG_PAYLOAD ? len - done : XCHG_PAYLOAD;
+        const uint64_t round = team->xchg_rounds;
         memcpy(slot, &want, sizeof(want));
-        if (part > 0) memcpy(slot + sizeof(want), (const char *)in + done, part);
-        TRY_CORE(xchg_round(team, slot, sizeof(want) + part, &half));
+        memcpy(slot + sizeof(want), &round, sizeof(round));
+        if (part > 0) memcpy(slot + XCHG_HEAD, (const char *)in + done, part);
+        TRY_CORE(xchg_round(team, slot, XCHG_HEAD + part, &half));
         for (int r = 0; r < n; r++) {
             const char *s = half + (size_t)r * XCHG_SLOT;
-            uint64_t got;
+            uint64_t got, got_round;
+            char who[160];
             memcpy(&got, s, sizeof(got));
-            if (got != want) {
-                char who[160];
+            memcpy(&got_round, s + sizeof(got), sizeof(got_round));
+            if (got_round != round)
+                return VSYM_FAIL(VSYM_ERR_TRANSPORT,
+                                 "team_exchange: no data from %s in round %llu (its slot holds "
+                                 "round %llu)",
+                                 vsym_core_peer_name(team, r, who, sizeof(who)),
+                                 (unsigned long long)round, (unsigned long long)got_round);
+            if (got != want)
                 return VSYM_FAIL(VSYM_ERR_MISMATCH,
                                  "team_exchange: %llu bytes from %s, %zu from this rank (team "
                                  "rank %d)",
                                  (unsigned long long)got,
                                  vsym_core_peer_name(team, r, who, sizeof(who)), len, team->rank);
-            }
-            if (part > 0) memcpy((char *)out + (size_t)r * len + done, s + sizeof(got), part);
+            if (part > 0) memcpy((char *)out + (size_t)r * len + done, s + XCHG_HEAD, part);
         }
         done += part;
     } while (done < len);
