@@ -42,12 +42,6 @@ VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo
                      name ? name : "(null)");
 }
 
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        vsym_status_t st_ = (expr);                                                                \
-        if (st_ != VSYM_OK) return st_;                                                            \
-    } while (0)
-
 /* ---- Handle ------------------------------------------------------------------------------- */
 
 /* The LL protocol's default limit for a team of n. Every rank reads every peer's units (twice
@@ -285,7 +279,7 @@ vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c)
     uint64_t want = c->bar_phase + 1;
     __atomic_store_n(c->flag, want, __ATOMIC_RELEASE);
     for (int i = 1; i < c->n; i++)
-        TRY(flag_wait(c, (c->me + i) % c->n, want));
+        VSYM_TRY(flag_wait(c, (c->me + i) % c->n, want));
     return VSYM_OK;
 }
 
@@ -529,7 +523,7 @@ static size_t seg_lo(size_t m, int n, int k)
 static vsym_status_t bar_peer_v(vsym_coll_t *c, int r, size_t off, size_t len, const void **ptr_p)
 {
     const char *p;
-    TRY(vsym_coll_bar_peer(c, r, off, len, &p));
+    VSYM_TRY(vsym_coll_bar_peer(c, r, off, len, &p));
     *ptr_p = p;
     return VSYM_OK;
 }
@@ -552,7 +546,7 @@ static vsym_status_t gather_segments(vsym_coll_t *c, int n, char *dst, size_t of
     for (int r = 0; r < n; r++) {
         size_t rlo = seg_lo(m, n, r), rhi = seg_lo(m, n, r + 1);
         const char *p;
-        TRY(vsym_coll_bar_peer(c, r, rlo * es, (rhi - rlo) * es, &p));
+        VSYM_TRY(vsym_coll_bar_peer(c, r, rlo * es, (rhi - rlo) * es, &p));
         copy_bytes(dst + (off + rlo) * es, p, (rhi - rlo) * es);
     }
     return VSYM_OK;
@@ -630,7 +624,7 @@ static vsym_status_t resolve_algo(vsym_coll_t *c, coll_kind_t kind, vsym_coll_al
         }
     }
     if (algo == VSYM_COLL_HIER) {
-        TRY(hier_setup(c));
+        VSYM_TRY(hier_setup(c));
         if (c->hier_state < 0) algo = VSYM_COLL_TWOSHOT;
     }
     *algo_p = algo;
@@ -663,9 +657,9 @@ static vsym_status_t ar_oneshot(vsym_coll_t *c, const char *src, char *dst, size
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
-        TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < c->n; r++)
-            TRY(bar_peer_v(c, r, 0, m * es, &srcs[r]));
+            VSYM_TRY(bar_peer_v(c, r, 0, m * es, &srcs[r]));
         vsym_coll_reduce(dtype, op, dst + off * es, srcs, c->n, m);
         vsym_coll_bar_next(c);
     }
@@ -682,7 +676,7 @@ static vsym_status_t ar_ll(vsym_coll_t *c, const char *src, char *dst, size_t co
     vsym_coll_ll_publish(c, seq, src, len);
     memcpy(c->ll_tmp + (size_t)c->me * VSYM_COLL_LL_MAX, src, len);
     for (int i = 1; i < c->n; i++)
-        TRY(vsym_coll_ll_fetch(c, (c->me + i) % c->n, seq, len));
+        VSYM_TRY(vsym_coll_ll_fetch(c, (c->me + i) % c->n, seq, len));
     for (int r = 0; r < c->n; r++)
         srcs[r] = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX;
     vsym_coll_reduce(dtype, op, dst, srcs, c->n, count);
@@ -701,15 +695,15 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
         vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
-        TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < n; r++)
-            TRY(bar_peer_v(c, r, lo * es, (hi - lo) * es, &srcs[r]));
+            VSYM_TRY(bar_peer_v(c, r, lo * es, (hi - lo) * es, &srcs[r]));
         vsym_coll_bar_next(c);
         /* Writing the next phase's region now is safe: every rank has entered the barrier
          * above, so none still reads what the region held two phases ago. */
         vsym_coll_reduce(dtype, op, vsym_coll_bar_buf(c) + lo * es, srcs, n, hi - lo);
-        TRY(vsym_coll_bar_sync(c));
-        TRY(gather_segments(c, n, dst, off, m, es));
+        VSYM_TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(gather_segments(c, n, dst, off, m, es));
         vsym_coll_bar_next(c);
     }
     return VSYM_OK;
@@ -738,7 +732,7 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "allreduce: no memory for a %d-byte block",
                          COLL_PUSH_BLOCK);
     char *tmp = c->push_tmp;
-    TRY(vsym_coll_bar_sync(c));
+    VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     for (int r = 0; r < n; r++)
         srcs[r] = sb->peer[r] + soff + lo * es;
@@ -753,7 +747,7 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
             vsym_util_copy_part(db->peer[r] + doff + (lo + o) * es, tmp, m * es, count * es);
         }
     }
-    TRY(vsym_coll_bar_sync(c));
+    VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     return VSYM_OK;
 }
@@ -770,18 +764,18 @@ static vsym_status_t ar_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
         const char *s = src + off * es;
         char *d = dst + off * es;
         char *buf;
-        TRY(pw_acquire(c, parity_now(c), &buf));
+        VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
         memcpy(buf, s + seg_lo(m, n, me) * es, (seg_lo(m, n, me + 1) - seg_lo(m, n, me)) * es);
         for (int step = 0; step < 2 * (n - 1); step++) {
             int rs = step < n - 1;
             int k = rs ? (me - step - 1 + 2 * n) % n : (me - (step - (n - 1)) + 2 * n) % n;
             size_t klo = seg_lo(m, n, k), klen = seg_lo(m, n, k + 1) - klo;
             const char *l;
-            TRY(pw_publish(c, &right, 1));
-            TRY(pw_read(c, left, 0, klen * es, &l));
+            VSYM_TRY(pw_publish(c, &right, 1));
+            VSYM_TRY(pw_read(c, left, 0, klen * es, &l));
             if (step < 2 * (n - 1) - 1) {
                 char *next;
-                TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
+                VSYM_TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
                 if (rs) {
                     const void *in[2] = {l, s + klo * es};
                     vsym_coll_reduce(dtype, op, next, in, 2, klen);
@@ -794,7 +788,7 @@ static vsym_status_t ar_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
             } else {
                 memcpy(d + klo * es, l, klen * es);
             }
-            TRY(pw_done(c, left));
+            VSYM_TRY(pw_done(c, left));
             pw_next(c);
         }
     }
@@ -820,14 +814,14 @@ static vsym_status_t ar_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
         if (extra > 0) {
             if (me >= p2) {
                 int to = me - p2;
-                TRY(pw_acquire(c, parity_now(c), &buf));
+                VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
                 memcpy(buf, s, len);
-                TRY(pw_publish(c, &to, 1));
+                VSYM_TRY(pw_publish(c, &to, 1));
             } else if (me < extra) {
-                TRY(pw_read(c, me + p2, 0, len, &t));
+                VSYM_TRY(pw_read(c, me + p2, 0, len, &t));
                 const void *in[2] = {s, t};
                 vsym_coll_reduce(dtype, op, d, in, 2, m);
-                TRY(pw_done(c, me + p2));
+                VSYM_TRY(pw_done(c, me + p2));
             } else {
                 copy_bytes(d, s, len);
             }
@@ -838,27 +832,27 @@ static vsym_status_t ar_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
         for (int mask = 1; mask < p2; mask <<= 1) {
             if (me < p2) {
                 int partner = me ^ mask;
-                TRY(pw_acquire(c, parity_now(c), &buf));
+                VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
                 memcpy(buf, d, len);
-                TRY(pw_publish(c, &partner, 1));
-                TRY(pw_read(c, partner, 0, len, &t));
+                VSYM_TRY(pw_publish(c, &partner, 1));
+                VSYM_TRY(pw_read(c, partner, 0, len, &t));
                 const void *in[2] = {me < partner ? (const void *)d : t,
                                      me < partner ? (const void *)t : d};
                 vsym_coll_reduce(dtype, op, d, in, 2, m);
-                TRY(pw_done(c, partner));
+                VSYM_TRY(pw_done(c, partner));
             }
             pw_next(c);
         }
         if (extra > 0) {
             if (me < extra) {
                 int to = me + p2;
-                TRY(pw_acquire(c, parity_now(c), &buf));
+                VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
                 memcpy(buf, d, len);
-                TRY(pw_publish(c, &to, 1));
+                VSYM_TRY(pw_publish(c, &to, 1));
             } else if (me >= p2) {
-                TRY(pw_read(c, me - p2, 0, len, &t));
+                VSYM_TRY(pw_read(c, me - p2, 0, len, &t));
                 memcpy(d, t, len);
-                TRY(pw_done(c, me - p2));
+                VSYM_TRY(pw_done(c, me - p2));
             }
             pw_next(c);
         }
@@ -882,15 +876,15 @@ static vsym_status_t hier_setup(vsym_coll_t *c)
         if (vsym_team_node_of(c->team, r) != r / L) return VSYM_OK;
     vsym_team_t *t;
     for (int i = 0; i < nodes; i++) {
-        TRY(vsym_team_split_strided(c->team, i * L, 1, L, &t));
+        VSYM_TRY(vsym_team_split_strided(c->team, i * L, 1, L, &t));
         if (t != NULL) c->node_team = t;
     }
     for (int l = 0; l < L; l++) {
-        TRY(vsym_team_split_strided(c->team, l, L, nodes, &t));
+        VSYM_TRY(vsym_team_split_strided(c->team, l, L, nodes, &t));
         if (t != NULL) c->inter_team = t;
     }
-    TRY(vsym_coll_create(c->node_team, &c->node_coll));
-    TRY(vsym_coll_create(c->inter_team, &c->inter_coll));
+    VSYM_TRY(vsym_coll_create(c->node_team, &c->node_coll));
+    VSYM_TRY(vsym_coll_create(c->inter_team, &c->inter_coll));
     c->local_size = L;
     c->hier_state = 1;
     return VSYM_OK;
@@ -909,17 +903,18 @@ static vsym_status_t ar_hier(vsym_coll_t *c, const char *src, char *dst, size_t 
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, L, l), hi = seg_lo(m, L, l + 1);
         vsym_util_copy(vsym_coll_bar_buf(nc), src + off * es, m * es);
-        TRY(vsym_coll_bar_sync(nc));
+        VSYM_TRY(vsym_coll_bar_sync(nc));
         for (int r = 0; r < L; r++)
-            TRY(bar_peer_v(nc, r, lo * es, (hi - lo) * es, &srcs[r]));
+            VSYM_TRY(bar_peer_v(nc, r, lo * es, (hi - lo) * es, &srcs[r]));
         vsym_coll_bar_next(nc);
         char *mine = vsym_coll_bar_buf(nc) + lo * es;
         vsym_coll_reduce(dtype, op, mine, srcs, L, hi - lo);
         /* Across nodes, in place in this rank's region of the next node phase (the inter
          * collective uses its own scratch). */
-        TRY(vsym_coll_allreduce(c->inter_coll, mine, mine, hi - lo, dtype, op, VSYM_COLL_AUTO));
-        TRY(vsym_coll_bar_sync(nc));
-        TRY(gather_segments(nc, L, dst, off, m, es));
+        VSYM_TRY(
+            vsym_coll_allreduce(c->inter_coll, mine, mine, hi - lo, dtype, op, VSYM_COLL_AUTO));
+        VSYM_TRY(vsym_coll_bar_sync(nc));
+        VSYM_TRY(gather_segments(nc, L, dst, off, m, es));
         vsym_coll_bar_next(nc);
     }
     return VSYM_OK;
@@ -929,14 +924,14 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
                                            vsym_dtype_t dtype, vsym_red_op_t op,
                                            vsym_coll_algo_t algo)
 {
-    TRY(check_args(c, "allreduce", src, dst, count, dtype, 1));
-    TRY(vsym_coll_check_dtype_op(dtype, op, "allreduce"));
+    VSYM_TRY(check_args(c, "allreduce", src, dst, count, dtype, 1));
+    VSYM_TRY(vsym_coll_check_dtype_op(dtype, op, "allreduce"));
     size_t bytes = count * vsym_dtype_size(dtype);
     int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
     /* Symmetric buffers are read in place when the algorithm is left to the library, or is
      * one of the two it replaces. */
     const int chosen = algo == VSYM_COLL_AUTO && c->env_algo == VSYM_COLL_AUTO;
-    TRY(resolve_algo(c, KIND_ALLREDUCE, algo, bytes, half, &algo));
+    VSYM_TRY(resolve_algo(c, KIND_ALLREDUCE, algo, bytes, half, &algo));
     if (count == 0) return VSYM_OK;
     if (c->n == 1) {
         copy_bytes(dst, src, count * vsym_dtype_size(dtype));
@@ -977,10 +972,10 @@ static vsym_status_t ag_oneshot(vsym_coll_t *c, const char *src, char *dst, size
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
-        TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < c->n; r++) {
             const char *p;
-            TRY(vsym_coll_bar_peer(c, r, 0, m * es, &p));
+            VSYM_TRY(vsym_coll_bar_peer(c, r, 0, m * es, &p));
             copy_bytes(dst + ((size_t)r * count + off) * es, p, m * es);
         }
         vsym_coll_bar_next(c);
@@ -995,21 +990,21 @@ static vsym_status_t ag_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf;
-        TRY(pw_acquire(c, parity_now(c), &buf));
+        VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
         memcpy(buf, src + off * es, len);
         copy_bytes(dst + ((size_t)me * count + off) * es, src + off * es, len);
         for (int step = 0; step < n - 1; step++) {
             int k = (me - step - 1 + n) % n;
             const char *l;
-            TRY(pw_publish(c, &right, 1));
-            TRY(pw_read(c, left, 0, len, &l));
+            VSYM_TRY(pw_publish(c, &right, 1));
+            VSYM_TRY(pw_read(c, left, 0, len, &l));
             if (step < n - 2) {
                 char *next;
-                TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
+                VSYM_TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
                 memcpy(next, l, len);
             }
             memcpy(dst + ((size_t)k * count + off) * es, l, len);
-            TRY(pw_done(c, left));
+            VSYM_TRY(pw_done(c, left));
             pw_next(c);
         }
     }
@@ -1028,14 +1023,14 @@ static vsym_status_t ag_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
             int partner = me ^ mask, mybase = me & ~(mask - 1), pbase = partner & ~(mask - 1);
             char *buf;
             const char *t;
-            TRY(pw_acquire(c, parity_now(c), &buf));
+            VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
             for (int b = 0; b < mask; b++)
                 memcpy(buf + (size_t)b * len, dst + ((size_t)(mybase + b) * count + off) * es, len);
-            TRY(pw_publish(c, &partner, 1));
-            TRY(pw_read(c, partner, 0, (size_t)mask * len, &t));
+            VSYM_TRY(pw_publish(c, &partner, 1));
+            VSYM_TRY(pw_read(c, partner, 0, (size_t)mask * len, &t));
             for (int b = 0; b < mask; b++)
                 memcpy(dst + ((size_t)(pbase + b) * count + off) * es, t + (size_t)b * len, len);
-            TRY(pw_done(c, partner));
+            VSYM_TRY(pw_done(c, partner));
             pw_next(c);
         }
     }
@@ -1045,9 +1040,9 @@ static vsym_status_t ag_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
 VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *c, const void *src, void *dst, size_t count,
                                            vsym_dtype_t dtype, vsym_coll_algo_t algo)
 {
-    TRY(check_args(c, "allgather", src, dst, count, dtype, 1));
+    VSYM_TRY(check_args(c, "allgather", src, dst, count, dtype, 1));
     size_t es = vsym_dtype_size(dtype);
-    TRY(resolve_algo(c, KIND_ALLGATHER, algo, count * es, 0, &algo));
+    VSYM_TRY(resolve_algo(c, KIND_ALLGATHER, algo, count * es, 0, &algo));
     if (count == 0) return VSYM_OK;
     if (c->n == 1) {
         copy_bytes(dst, src, count * es);
@@ -1072,9 +1067,9 @@ static vsym_status_t rs_oneshot(vsym_coll_t *c, const char *src, char *dst, size
         char *buf = vsym_coll_bar_buf(c);
         for (int j = 0; j < n; j++)
             vsym_util_copy(buf + (size_t)j * len, src + ((size_t)j * count + off) * es, len);
-        TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < n; r++)
-            TRY(bar_peer_v(c, r, (size_t)c->me * len, len, &srcs[r]));
+            VSYM_TRY(bar_peer_v(c, r, (size_t)c->me * len, len, &srcs[r]));
         vsym_coll_reduce(dtype, op, dst + off * es, srcs, n, m);
         vsym_coll_bar_next(c);
     }
@@ -1090,22 +1085,22 @@ static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf;
-        TRY(pw_acquire(c, parity_now(c), &buf));
+        VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
         memcpy(buf, src + ((size_t)((me + n - 1) % n) * count + off) * es, len);
         for (int step = 0; step < n - 1; step++) {
             int k = (me - step - 2 + 2 * n) % n;
             const char *l;
-            TRY(pw_publish(c, &right, 1));
-            TRY(pw_read(c, left, 0, len, &l));
+            VSYM_TRY(pw_publish(c, &right, 1));
+            VSYM_TRY(pw_read(c, left, 0, len, &l));
             const void *in[2] = {l, src + ((size_t)k * count + off) * es};
             if (step < n - 2) {
                 char *next;
-                TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
+                VSYM_TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
                 vsym_coll_reduce(dtype, op, next, in, 2, m);
             } else {
                 vsym_coll_reduce(dtype, op, dst + off * es, in, 2, m);
             }
-            TRY(pw_done(c, left));
+            VSYM_TRY(pw_done(c, left));
             pw_next(c);
         }
     }
@@ -1116,10 +1111,10 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *c, const void *src,
                                                 size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
                                                 vsym_coll_algo_t algo)
 {
-    TRY(check_args(c, "reduce_scatter", src, dst, count, dtype, 1));
-    TRY(vsym_coll_check_dtype_op(dtype, op, "reduce_scatter"));
+    VSYM_TRY(check_args(c, "reduce_scatter", src, dst, count, dtype, 1));
+    VSYM_TRY(vsym_coll_check_dtype_op(dtype, op, "reduce_scatter"));
     size_t es = vsym_dtype_size(dtype);
-    TRY(resolve_algo(c, KIND_REDUCE_SCATTER, algo, count * es * (size_t)c->n, 0, &algo));
+    VSYM_TRY(resolve_algo(c, KIND_REDUCE_SCATTER, algo, count * es * (size_t)c->n, 0, &algo));
     if (count == 0) return VSYM_OK;
     if (c->n == 1) {
         copy_bytes(dst, src, count * es);
@@ -1138,12 +1133,12 @@ static vsym_status_t bc_oneshot(vsym_coll_t *c, const char *src, char *dst, size
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         if (c->me == root) vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, len);
-        TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(vsym_coll_bar_sync(c));
         if (c->me == root) {
             copy_bytes(dst + off * es, src + off * es, len);
         } else {
             const char *p;
-            TRY(vsym_coll_bar_peer(c, root, 0, len, &p));
+            VSYM_TRY(vsym_coll_bar_peer(c, root, 0, len, &p));
             memcpy(dst + off * es, p, len);
         }
         vsym_coll_bar_next(c);
@@ -1161,13 +1156,13 @@ static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
         if (c->me == root) vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
-        TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(vsym_coll_bar_sync(c));
         const char *p;
-        TRY(vsym_coll_bar_peer(c, root, lo * es, (hi - lo) * es, &p));
+        VSYM_TRY(vsym_coll_bar_peer(c, root, lo * es, (hi - lo) * es, &p));
         vsym_coll_bar_next(c);
         memcpy(vsym_coll_bar_buf(c) + lo * es, p, (hi - lo) * es);
-        TRY(vsym_coll_bar_sync(c));
-        TRY(gather_segments(c, n, dst, off, m, es));
+        VSYM_TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(gather_segments(c, n, dst, off, m, es));
         vsym_coll_bar_next(c);
     }
     return VSYM_OK;
@@ -1203,16 +1198,16 @@ static vsym_status_t bc_tree(vsym_coll_t *c, const char *src, char *dst, size_t 
             if (to >= 0) {
                 char *buf;
                 int peer = (to + root) % n;
-                TRY(pw_acquire(c, parity_now(c), &buf));
+                VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
                 memcpy(buf, have, len);
-                TRY(pw_publish(c, &peer, 1));
+                VSYM_TRY(pw_publish(c, &peer, 1));
             }
             if (from >= 0) {
                 const char *t;
                 int peer = (from + root) % n;
-                TRY(pw_read(c, peer, 0, len, &t));
+                VSYM_TRY(pw_read(c, peer, 0, len, &t));
                 memcpy(dst + off * es, t, len);
-                TRY(pw_done(c, peer));
+                VSYM_TRY(pw_done(c, peer));
             }
             pw_next(c);
         }
@@ -1227,9 +1222,9 @@ VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *c, const void *src, void
     if (root < 0 || root >= c->n)
         return VSYM_FAIL(VSYM_ERR_BAD_RANK, "broadcast: root %d outside team of %d", root, c->n);
     /* Only the root reads src. */
-    TRY(check_args(c, "broadcast", c->me == root ? src : dst, dst, count, dtype, 1));
+    VSYM_TRY(check_args(c, "broadcast", c->me == root ? src : dst, dst, count, dtype, 1));
     size_t es = vsym_dtype_size(dtype);
-    TRY(resolve_algo(c, KIND_BCAST, algo, count * es, 0, &algo));
+    VSYM_TRY(resolve_algo(c, KIND_BCAST, algo, count * es, 0, &algo));
     if (count == 0) return VSYM_OK;
     if (c->n == 1) {
         copy_bytes(dst, src, count * es);
@@ -1254,9 +1249,9 @@ VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *c, const void *src_v, voi
 {
     const char *src = src_v;
     char *dst = dst_v;
-    TRY(check_args(c, "alltoall", src, dst, count, dtype, 1));
+    VSYM_TRY(check_args(c, "alltoall", src, dst, count, dtype, 1));
     size_t es = vsym_dtype_size(dtype);
-    TRY(resolve_algo(c, KIND_ALLTOALL, algo, count * es * (size_t)c->n, 0, &algo));
+    VSYM_TRY(resolve_algo(c, KIND_ALLTOALL, algo, count * es * (size_t)c->n, 0, &algo));
     (void)algo; /* every algorithm is the one-shot exchange */
     if (count == 0) return VSYM_OK;
     int n = c->n;
@@ -1266,10 +1261,10 @@ VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *c, const void *src_v, voi
         char *buf = vsym_coll_bar_buf(c);
         for (int j = 0; j < n; j++)
             vsym_util_copy(buf + (size_t)j * len, src + ((size_t)j * count + off) * es, len);
-        TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < n; r++) {
             const char *p;
-            TRY(vsym_coll_bar_peer(c, r, (size_t)c->me * len, len, &p));
+            VSYM_TRY(vsym_coll_bar_peer(c, r, (size_t)c->me * len, len, &p));
             memcpy(dst + ((size_t)r * count + off) * es, p, len);
         }
         vsym_coll_bar_next(c);

@@ -9,12 +9,6 @@
 #include <string.h>
 #include "coll/coll_internal.h"
 
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        vsym_status_t st_ = (expr);                                                                \
-        if (st_ != VSYM_OK) return st_;                                                            \
-    } while (0)
-
 static const char *const op_names[VSYM_FUSED_OP_COUNT] = {
     "allreduce", "allgather", "reducescatter", "allreduce_allgather", "reducescatter_allreduce"};
 static const char *const mode_names[VSYM_FUSED_MODE_COUNT] = {"auto", "oneshot", "twoshot",
@@ -114,10 +108,10 @@ VSYM_API vsym_status_t vsym_fused_topo_resolve(int world_size, int local_size,
                          local_size);
     vsym_fused_topo_t g = {0, 0, 0, 0}, t;
     if (given) g = *given;
-    TRY(split_level("local", local_size, g.local_tp_size, g.local_dp_size, local_size,
-                    &t.local_tp_size, &t.local_dp_size));
-    TRY(split_level("inter", world_size / local_size, g.inter_tp_size, g.inter_dp_size, 1,
-                    &t.inter_tp_size, &t.inter_dp_size));
+    VSYM_TRY(split_level("local", local_size, g.local_tp_size, g.local_dp_size, local_size,
+                         &t.local_tp_size, &t.local_dp_size));
+    VSYM_TRY(split_level("inter", world_size / local_size, g.inter_tp_size, g.inter_dp_size, 1,
+                         &t.inter_tp_size, &t.inter_dp_size));
     *topo_p = t;
     return VSYM_OK;
 }
@@ -205,7 +199,7 @@ VSYM_API vsym_status_t vsym_fused_create(vsym_ctx_t *ctx, const vsym_fused_topo_
     vsym_team_t *world = vsym_team_world(ctx);
     int W = vsym_team_size(world), L = vsym_team_size(vsym_team_node(ctx));
     vsym_fused_topo_t t;
-    TRY(vsym_fused_topo_resolve(W, L, topo, &t));
+    VSYM_TRY(vsym_fused_topo_resolve(W, L, topo, &t));
     /* The formulas place node i's ranks at world ranks i*L .. i*L+L-1: check that it is so. */
     for (int r = 0; r < W; r++)
         if (vsym_team_node_of(world, r) != r / L)
@@ -383,14 +377,14 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
         memcpy(c->ll_tmp + (size_t)f->me * VSYM_COLL_LL_MAX, in, nb * n * es);
         /* The reduce-scatter flavours need only block dp_rank of each peer's input. */
         for (int i = 1; i < f->W; i++)
-            TRY(vsym_coll_ll_fetch_range(c, (f->me + i) % f->W, seq, nb * n * es,
-                                         nb > 1 ? (size_t)f->dp_rank * n * es : 0, n * es));
+            VSYM_TRY(vsym_coll_ll_fetch_range(c, (f->me + i) % f->W, seq, nb * n * es,
+                                              nb > 1 ? (size_t)f->dp_rank * n * es : 0, n * es));
     }
     for (size_t off = 0; off < n; off += maxe) {
         size_t m = n - off < maxe ? n - off : maxe, len = m * es;
         if (!ll) {
             publish_blocks(c, in, nb, n, off, m, es);
-            TRY(vsym_coll_bar_sync(c));
+            VSYM_TRY(vsym_coll_bar_sync(c));
         }
         for (size_t d = 0; d < ob; d++) {
             int ns = 0;
@@ -404,7 +398,7 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
                     if (ll)
                         p = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX + boff;
                     else
-                        TRY(vsym_coll_bar_peer(c, r, boff, len, &p));
+                        VSYM_TRY(vsym_coll_bar_peer(c, r, boff, len, &p));
                     srcs[ns++] = p;
                 }
             vsym_coll_reduce(dtype, VSYM_RED_SUM, out + (d * n + off) * es, srcs, ns, m);
@@ -433,30 +427,31 @@ static vsym_status_t run_twophase(vsym_fused_t *f, vsym_fused_op_t op, const cha
         size_t m = n - off < maxe ? n - off : maxe, len = m * es;
         size_t lo = seg_lo(m, nseg, myseg), hi = seg_lo(m, nseg, myseg + 1);
         publish_blocks(c, in, nb, n, off, m, es);
-        TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(vsym_coll_bar_sync(c));
         int ns = 0;
         const char *p;
         if (nb > 1) {
             for (int dd = 0; dd < f->dp; dd++)
                 for (int t = 0; t < f->tp; t++) {
-                    TRY(vsym_coll_bar_peer(c, wr(f, t, dd), (size_t)f->dp_rank * len + lo * es,
-                                           (hi - lo) * es, &p));
+                    VSYM_TRY(vsym_coll_bar_peer(c, wr(f, t, dd), (size_t)f->dp_rank * len + lo * es,
+                                                (hi - lo) * es, &p));
                     srcs[ns++] = p;
                 }
         } else {
             for (int t = 0; t < f->tp; t++) {
-                TRY(vsym_coll_bar_peer(c, wr(f, t, f->dp_rank), lo * es, (hi - lo) * es, &p));
+                VSYM_TRY(vsym_coll_bar_peer(c, wr(f, t, f->dp_rank), lo * es, (hi - lo) * es, &p));
                 srcs[ns++] = p;
             }
         }
         vsym_coll_bar_next(c);
         vsym_coll_reduce(dtype, VSYM_RED_SUM, vsym_coll_bar_buf(c) + lo * es, srcs, ns, hi - lo);
-        TRY(vsym_coll_bar_sync(c));
+        VSYM_TRY(vsym_coll_bar_sync(c));
         for (size_t d = 0; d < ob; d++) {
             int dd = ob > 1 ? (int)d : f->dp_rank;
             for (int s = 0; s < nseg; s++) {
                 size_t slo = seg_lo(m, nseg, s), shi = seg_lo(m, nseg, s + 1);
-                TRY(vsym_coll_bar_peer(c, wr(f, seg_base + s, dd), slo * es, (shi - slo) * es, &p));
+                VSYM_TRY(
+                    vsym_coll_bar_peer(c, wr(f, seg_base + s, dd), slo * es, (shi - slo) * es, &p));
                 memcpy(out + (d * n + off + slo) * es, p, (shi - slo) * es);
             }
         }
@@ -487,10 +482,12 @@ static vsym_status_t run_baseline(vsym_fused_t *f, vsym_fused_op_t op, const cha
         f->tmp_size = n * es;
     }
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER) {
-        TRY(vsym_coll_allreduce(f->tp_coll, in, f->tmp, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO));
+        VSYM_TRY(
+            vsym_coll_allreduce(f->tp_coll, in, f->tmp, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO));
         return vsym_coll_allgather(f->dp_coll, f->tmp, out, n, dtype, VSYM_COLL_AUTO);
     }
-    TRY(vsym_coll_reduce_scatter(f->dp_coll, in, f->tmp, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO));
+    VSYM_TRY(
+        vsym_coll_reduce_scatter(f->dp_coll, in, f->tmp, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO));
     return vsym_coll_allreduce(f->tp_coll, f->tmp, out, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO);
 }
 
@@ -575,7 +572,8 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
         return VSYM_FAIL(VSYM_ERR_BAD_MODE, "fused_run: unknown mode %d", (int)mode);
     if (mode == VSYM_FUSED_AUTO) {
         const char *env = vsym_config_str(VSYM_CFG_FUSED_MODE);
-        if (env[0] != '\0' && strcmp(env, "auto") != 0) TRY(vsym_fused_mode_from_name(env, &mode));
+        if (env[0] != '\0' && strcmp(env, "auto") != 0)
+            VSYM_TRY(vsym_fused_mode_from_name(env, &mode));
         if (mode == VSYM_FUSED_AUTO) mode = auto_mode(f, op, n * in_blocks(f, op) * es, dtype);
     }
     if (!(f->valid_modes & (1u << mode)))
@@ -675,7 +673,7 @@ VSYM_API vsym_status_t vsym_fused_autotune_save(const vsym_fused_t *f, const cha
     if (f == NULL || path == NULL)
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "autotune_save: NULL argument");
     for (int d = 0; d < VSYM_DTYPE_COUNT; d++)
-        if (f->tuned[d]) TRY(vsym_coll_tune_save(&f->tune[d], path));
+        if (f->tuned[d]) VSYM_TRY(vsym_coll_tune_save(&f->tune[d], path));
     return VSYM_OK;
 }
 

@@ -4,12 +4,6 @@
 #include <string.h>
 #include "core/core_internal.h"
 
-#define TRY_CORE(expr)                                                                             \
-    do {                                                                                           \
-        vsym_status_t st_ = (expr);                                                                \
-        if (st_ != VSYM_OK) return st_;                                                            \
-    } while (0)
-
 vsym_status_t vsym_core_exchange(vsym_team_t *team, const void *in, size_t len, void *out)
 {
     char tag[80];
@@ -205,7 +199,7 @@ VSYM_API vsym_status_t vsym_team_exchange(vsym_team_t *team, const void *in, siz
         return VSYM_OK;
     }
     if (team->xchg == NULL)
-        TRY_CORE(vsym_core_obj_create(team, 2 * (size_t)n * XCHG_SLOT, &team->xchg));
+        VSYM_TRY(vsym_core_obj_create(team, 2 * (size_t)n * XCHG_SLOT, &team->xchg));
     char slot[XCHG_SLOT], *half;
     const uint64_t want = len;
     size_t done = 0;
@@ -215,7 +209,7 @@ VSYM_API vsym_status_t vsym_team_exchange(vsym_team_t *team, const void *in, siz
         memcpy(slot, &want, sizeof(want));
         memcpy(slot + sizeof(want), &round, sizeof(round));
         if (part > 0) memcpy(slot + XCHG_HEAD, (const char *)in + done, part);
-        TRY_CORE(xchg_round(team, slot, XCHG_HEAD + part, &half));
+        VSYM_TRY(xchg_round(team, slot, XCHG_HEAD + part, &half));
         for (int r = 0; r < n; r++) {
             const char *s = half + (size_t)r * XCHG_SLOT;
             uint64_t got, got_round;

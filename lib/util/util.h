@@ -89,6 +89,13 @@ static inline uint64_t vsym_util_time_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Return the status of expr from the calling function when it is not VSYM_OK. */
+#define VSYM_TRY(expr)                                                                             \
+    do {                                                                                           \
+        vsym_status_t st_ = (expr);                                                                \
+        if (st_ != VSYM_OK) return st_;                                                            \
+    } while (0)
+
 /* The median of n numbers (of interleaved timing rounds; the mean of the middle two when n is
  * even); v is sorted in place. 0 when n < 1. */
 static inline double vsym_util_median(double *v, int n)
