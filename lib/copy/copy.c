@@ -1033,9 +1033,10 @@ static vsym_status_t gather_rows(vsym_copy_t *svc, seg_walk_t *w, const char *sr
 }
 
 /* Write batch e to its receiver: pieces straight into the receive region or into the staging
- * slot, then the done counter, which the fence orders after every piece. Pieces with rows on
- * either side go row piece by row piece through the peer's mapping over shared memory; out of
- * reach of stores (the staging slot over verbs) they are gathered here and put at once. */
+ * slot, then the done counter, which the fence orders after every piece. Over shared memory
+ * every piece, rows or contiguous, is stored through the peer's mapping; out of reach of stores
+ * (verbs; a receive buffer outside the heap) a contiguous piece is a put, and rows bound for
+ * the staging slot are gathered here and put at once. */
 static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
 {
     const vsym_copy_sched_t *s = &svc->sched;
