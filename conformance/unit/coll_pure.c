@@ -348,11 +348,68 @@ static void test_allreduce_rule(void)
     }
 }
 
+/* vsym_coll_reduce_push stores, in every destination, exactly what vsym_coll_reduce writes: every
+ * dtype and op, 1-5 sources, 1-5 destinations, a count that ends inside a 4 KiB block; the bytes
+ * around each destination untouched. */
+static void test_reduce_push(void)
+{
+    enum { N = 3001, G = 16, MAXK = 5 };
+    static unsigned char src[MAXK][N * 8], want[N * 8], dst[MAXK][N * 8 + 2 * G];
+    srand(11);
+    for (int k = 0; k < MAXK; k++)
+        for (size_t i = 0; i < sizeof(src[k]); i++)
+            src[k][i] = (unsigned char)rand();
+    int cases = 0;
+    for (int dt = 0; dt < VSYM_DTYPE_COUNT; dt++) {
+        size_t es = vsym_dtype_size((vsym_dtype_t)dt);
+        /* Floating-point inputs from small integers (random bits would be NaNs and
+         * infinities, whose comparisons the two kernels need not agree on bit for bit). */
+        for (int k = 0; k < MAXK; k++)
+            for (size_t i = 0; i < N; i++)
+                if (dt != VSYM_DTYPE_I32 && dt != VSYM_DTYPE_I64 && dt != VSYM_DTYPE_U64)
+                    vsym_coll_store_double((vsym_dtype_t)dt, src[k], i,
+                                           (double)(src[k][N * 8 - 1 - i] % 97) / 8 - 6);
+        for (int op = 0; op < VSYM_RED_COUNT; op++) {
+            int is_int = dt == VSYM_DTYPE_I32 || dt == VSYM_DTYPE_I64 || dt == VSYM_DTYPE_U64;
+            if (op == VSYM_RED_PROD && !is_int) continue;
+            for (int ns = 1; ns <= MAXK; ns++)
+                for (int nd = 1; nd <= MAXK; nd++) {
+                    const void *srcs[MAXK];
+                    void *dsts[MAXK];
+                    for (int k = 0; k < MAXK; k++) {
+                        srcs[k] = src[k];
+                        dsts[k] = dst[k] + G;
+                        memset(dst[k], 0x5A, sizeof(dst[k]));
+                    }
+                    vsym_coll_reduce((vsym_dtype_t)dt, (vsym_red_op_t)op, want, srcs, ns, N);
+                    vsym_coll_reduce_push((vsym_dtype_t)dt, (vsym_red_op_t)op, dsts, nd, srcs, ns,
+                                          N);
+                    for (int k = 0; k < nd; k++) {
+                        VSYM_CHECK(memcmp(dsts[k], want, N * es) == 0,
+                                   "reduce_push %s %s, %d sources: destination %d of %d differs",
+                                   vsym_dtype_name((vsym_dtype_t)dt),
+                                   vsym_red_op_name((vsym_red_op_t)op), ns, k, nd);
+                        for (int g = 0; g < G; g++)
+                            VSYM_CHECK(dst[k][g] == 0x5A && dst[k][G + N * es + (size_t)g] == 0x5A,
+                                       "reduce_push %s: byte %d outside destination %d changed",
+                                       vsym_dtype_name((vsym_dtype_t)dt), g, k);
+                    }
+                    for (int k = nd; k < MAXK; k++)
+                        VSYM_CHECK(dst[k][G] == 0x5A, "reduce_push: destination %d of %d written",
+                                   k, nd);
+                    cases++;
+                }
+        }
+    }
+    VSYM_CHECK(cases == (4 * 3 + 3 * 4) * MAXK * MAXK, "reduce_push cases %d", cases);
+}
+
 int main(void)
 {
     test_half();
     test_allreduce_rule();
     test_reduce();
+    test_reduce_push();
     test_topology();
     test_tune_table();
     test_tune_pick();

@@ -736,11 +736,21 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
     vsym_coll_bar_next(c);
     for (int r = 0; r < n; r++)
         srcs[r] = sb->peer[r] + soff + lo * es;
+    /* Out of place, below the streaming threshold: each reduced vector is stored straight into
+     * the ranks' dst (vsym_coll_reduce_push), not through the block buffer. */
+    int direct = src != dst && !vsym_util_copy_streams(count * es);
     for (size_t o = 0; o < hi - lo; o += blk) {
         size_t m = min_sz(blk, hi - lo - o);
         const void *s2[n];
+        void *d2[n];
         for (int r = 0; r < n; r++)
             s2[r] = (const char *)srcs[r] + o * es;
+        if (direct) {
+            for (int i = 0; i < n; i++)
+                d2[i] = db->peer[(c->me + i) % n] + doff + (lo + o) * es;
+            vsym_coll_reduce_push(dtype, op, d2, n, s2, n, m);
+            continue;
+        }
         vsym_coll_reduce(dtype, op, tmp, s2, n, m);
         for (int i = 0; i < n; i++) {
             int r = (c->me + i) % n;

@@ -25,6 +25,12 @@ vsym_status_t vsym_coll_check_dtype_op(vsym_dtype_t dtype, vsym_red_op_t op, con
 void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
                       int nsrc, size_t count);
 
+/* The same reduction stored into each of ndst destinations (every dsts[k][i] gets the value
+ * vsym_coll_reduce would write), in one pass per two destinations. No destination may overlap a
+ * source or another destination. */
+void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
+                           const void *const *srcs, int nsrc, size_t count);
+
 /* The all-reduce algorithm AUTO resolves to for a team of n ranks and bytes per rank (half:
  * f16 or bf16), on several nodes or one, with every rank load/store reachable or not. Pure. */
 vsym_coll_algo_t vsym_coll_allreduce_rule(int n, size_t bytes, int half, int multi_node,
