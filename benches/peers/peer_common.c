@@ -12,8 +12,9 @@ static void usage(const char *tool, const char *msg, const char *arg)
 {
     fprintf(stderr,
             "%s: %s%s%s (options: -b SIZE -e SIZE -f N -n N -w N --window N --json FILE "
-            "--flags TEXT --only NAME)\n",
-            tool, msg, arg ? " " : "", arg ? arg : "");
+            "--flags TEXT --only NAME%s)\n",
+            tool, msg, arg ? " " : "", arg ? arg : "",
+            strcmp(tool, "memcpy-bench") == 0 ? " --loaded" : "");
     exit(2);
 }
 
@@ -39,6 +40,7 @@ void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o)
         {"json", required_argument, NULL, 'J'},
         {"flags", required_argument, NULL, 'F'},
         {"only", required_argument, NULL, 'O'},
+        {"loaded", no_argument, NULL, 'L'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -82,6 +84,10 @@ void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o)
             break;
         case 'O':
             o->only = optarg;
+            break;
+        case 'L':
+            if (strcmp(tool, "memcpy-bench") != 0) usage(tool, "unknown option", "--loaded");
+            o->loaded = -1;
             break;
         case ':':
             usage(tool, "missing value for", argv[optind - 1]);
@@ -223,6 +229,7 @@ void peer_emit(vsym_bench_results_t *r, const peer_opts_t *o, double clock_ns, c
     json_object_set_new(cfg, "ranks", json_integer(o->ranks));
     json_object_set_new(cfg, "nodes", json_integer(1));
     json_object_set_new(cfg, "flags", json_string(o->flags));
+    if (o->loaded > 0) json_object_set_new(cfg, "loaded_cpus", json_integer(o->loaded));
     json_object_set_new(cfg, "freq_cur_khz",
                         si.freq_cur_khz > 0 ? json_integer(si.freq_cur_khz)
                                             : json_string("unknown"));

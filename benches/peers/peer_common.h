@@ -24,6 +24,8 @@ typedef struct peer_opts {
     const char *json;  /* --json FILE ("-": stdout) */
     const char *flags; /* --flags TEXT: how the program was started (launcher flags), recorded */
     const char *only;  /* --only NAME: run one measurement (e.g. "put") */
+    int loaded;        /* memcpy-bench --loaded: the other allowed CPUs copying meanwhile (set by
+                        * the program; -1 until then) */
     int ranks;         /* set by the program */
 } peer_opts_t;
 

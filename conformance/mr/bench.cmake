@@ -1,6 +1,6 @@
 # vsym-bench over 2 ranks (shm): the JSON lines parse and carry the configuration; --check finds
 # a corrupted byte (hidden --test-corrupt) and passes without it; the peer comparison runs.
-foreach(what json check pairs)
+foreach(what json check pairs loaded)
   add_test(NAME bench_${what}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/bench_cli.sh ${what} ${VSYM_RUN}
                    $<TARGET_FILE:vsym-bench>)

@@ -6,6 +6,8 @@
 # check    --check passes on clean data and fails (exit 1) when --test-corrupt flips a byte
 # pairs    --pairs over 3 ranks measures every pair (3 records per measurement)
 # compare  benches/peers/compare --quick prints the ratio tables (skips without python3)
+# loaded   memcpy-bench --loaded: a helper copies on every other CPU (recorded per record);
+#          a bad option still exits 2
 set -u
 what="$1"
 run="$2"
@@ -170,6 +172,26 @@ compare)
   grep -q "vsym/OSHMEM" "$work/out" || fail "no vsym/OSHMEM column"
   grep -q "vsym/memcpy" "$work/out" || fail "no vsym/memcpy column"
   [ -s "$work/c/compare.jsonl" ] || fail "no compare.jsonl"
+  ;;
+loaded)
+  mb="$(dirname "$bench")/peers/memcpy-bench"
+  cpus=$(nproc)
+  [ "$cpus" -gt 1 ] || { echo "skip: one CPU, no other CPU to load"; exit 77; }
+  "$mb" -b 64K -e 256K -f 4 --only memcpy --loaded --json "$work/l.jsonl" > "$work/out" 2>&1 \
+    || fail "memcpy-bench --loaded: $(cat "$work/out")"
+  python3 - "$work/l.jsonl" "$((cpus - 1))" <<'EOF' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+if [r["size"] for r in recs] != [65536, 262144]:
+    sys.exit(f"FAIL: sizes {[r['size'] for r in recs]}")
+for r in recs:
+    if r["config"].get("loaded_cpus") != int(sys.argv[2]) or r["lat_us"]["median"] <= 0:
+        sys.exit(f"FAIL: record {r}")
+print(f"ok: {len(recs)} records, each with loaded_cpus {sys.argv[2]}")
+EOF
+  "$mb" --loaded 1 > "$work/out" 2> "$work/err"
+  [ $? -eq 2 ] && grep -q "unexpected argument 1" "$work/err" || fail "--loaded 1: $(cat "$work/err")"
+  echo "ok: --loaded takes no value"
   ;;
 *)
   fail "unknown test '$what'"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # Tables of a collectives run: vsym-bench next to Open MPI (mpi-coll) per size, the fraction of
 # the memory-bandwidth bound (bytes a rank must move, 2(n-1)/n x S, at the memcpy speed of the
-# same run: of one memcpy alone, and where memcpy_loaded_c*.jsonl exist also of a memcpy while
-# every core copies at once, the mean over the cores), and the fused modes against the unfused
+# same run: of one memcpy alone, and where memcpy_loaded*.jsonl exist also of a memcpy while
+# every other core copies too (memcpy-bench --loaded; older runs: one file per core, the mean)), and the fused modes against the unfused
 # baseline. Usage: summarize.py RUN_FOLDER (with files *_rN.jsonl of interleaved launches, each
 # program's best launch per size)
 import json,os,sys
@@ -29,7 +29,7 @@ def memcpy_bw(size, recs=None):
         if o!='memcpy': continue
         if best is None or abs(k-size)<abs(best[0]-size): best=(k,r['bw_gbs']['avg'])
     return best[1]
-loaded=[load(os.path.join(R,f)) for f in sorted(os.listdir(R)) if f.startswith('memcpy_loaded_c') and f.endswith('.jsonl')]
+loaded=[load(os.path.join(R,f)) for f in sorted(os.listdir(R)) if f.startswith('memcpy_loaded') and f.endswith('.jsonl')]
 def memcpy_loaded_bw(size):
     return sum(memcpy_bw(size, recs) for recs in loaded)/len(loaded)
 for np in [n for n in (2,4,8,16) if exists(f"{R}/mpi_np{n}.jsonl")]:

@@ -10,14 +10,10 @@ R=$(mkdir -p "${2:-$here}" && cd "${2:-$here}" && pwd)
 run="$top/launch/vsym-run"
 (nproc; lscpu | sed -n '1,15p'; uname -r; mpirun --version | head -1; git -C "$top" rev-parse --short HEAD) > "$R/host.txt" 2>&1
 "$B/benches/peers/memcpy-bench" -b 4K -e 64M -f 4 --json "$R/memcpy.jsonl" > "$R/memcpy.txt" 2>&1
-# The same memcpy on every core at once (one process per core, started together): the copy speed
-# a rank gets while the others copy too, as in a collective where every rank moves its bytes at
-# once (summarize.py's "loaded" bound; with more ranks than cores, cores copy at once).
-for c in $(seq 0 $(( $(nproc) - 1 ))); do
-  taskset -c "$c" "$B/benches/peers/memcpy-bench" -b 4K -e 64M -f 4 --only memcpy \
-      --json "$R/memcpy_loaded_c$c.jsonl" > "$R/memcpy_loaded_c$c.txt" 2>&1 &
-done
-wait
+# The same memcpy while every other core copies too (memcpy-bench --loaded): the copy speed a
+# rank gets while the others move their bytes, as in a collective (summarize.py's "loaded" bound).
+"$B/benches/peers/memcpy-bench" -b 4K -e 64M -f 4 --only memcpy --loaded \
+    --json "$R/memcpy_loaded.jsonl" > "$R/memcpy_loaded.txt" 2>&1
 # ROUNDS (default 1) interleaved launches of both programs: this machine may run a whole launch
 # at one of two speeds; summarize.py then takes each program's best launch per size.
 rounds=${ROUNDS:-1}
