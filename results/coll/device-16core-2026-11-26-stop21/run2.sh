@@ -1,0 +1,27 @@
+#!/bin/bash
+# Device run 2 (stop 21): four more rounds at 2, 4 and 16 ranks, 1-64 MiB (run.sh had two rounds at 2-16 ranks) on the 16-core host, two
+# binaries taking turns launch by launch: old (9831064: the pushing all-reduce reduced each
+# block into a buffer, then copied it to every rank) and new (8b4c89e: each reduced vector
+# stored straight into every rank's dst, vsym_coll_reduce_push). 256 KiB-64 MiB (x4), --check,
+# two rounds; Open MPI's MPI_Allreduce (mpi-coll) once per rank count; memcpy alone and with
+# np-1 other cores copying (memcpy-bench --loaded on cores 0..np-1). Run from the repository
+# root with the binaries and libraries in build-dev/: build-dev/run.sh (OUT set by the device;
+# everything is packed into OUT/run.tgz).
+D=$(cd "$(dirname "$0")" && pwd); R=$OUT; mkdir -p $R/old $R/new $R/ref
+export LD_LIBRARY_PATH=$D/lib
+if ldd $D/vsym-bench-new | grep -q "not found"; then export LD_LIBRARY_PATH=$D/lib:$D/lib-pmix; fi
+nproc > $R/host.txt; lscpu | grep -E "Model name|L3|NUMA" >> $R/host.txt; mpirun --version | head -1 >> $R/host.txt
+echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH" >> $R/host.txt; ldd $D/vsym-bench-new | grep -E "pmix|not found" >> $R/host.txt
+start=$(date +%s)
+M="mpirun --allow-run-as-root --bind-to core -x LD_LIBRARY_PATH -np"
+for r in 3 4 5 6; do
+  for np in 2 4 16; do
+    for v in old new; do
+      timeout 120 $M $np $D/vsym-bench-$v allreduce -b 1M -e 64M -f 4 --check \
+        --json $R/$v/vsym_allreduce_np${np}_r$r.jsonl > $R/$v/np${np}_r$r.txt 2>&1
+      echo "exit $? $(date +%T) $v $np $r" >> $R/progress.txt
+    done
+  done
+  [ $(( $(date +%s) - start )) -gt 420 ] && break
+done
+(cd $R && tar czf run.tgz host.txt progress.txt old new ref && rm -rf old new ref)
