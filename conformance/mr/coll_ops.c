@@ -321,8 +321,10 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
     vsym_coll_t *c;
     int me = vsym_team_rank(team), n = vsym_team_size(team);
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
-    size_t count = 70001, cap = count * 8 + 2 * GUARD;
-    char *a, *d, *want = malloc(count * 8);
+    /* At least 280 KB of every dtype (twice the elements of the 2-byte ones): above the 256 KiB
+     * from which the library reads symmetric buffers in place. */
+    size_t maxcount = 70001, cap = maxcount * 8 + 2 * GUARD;
+    char *a, *d, *want = malloc(maxcount * 8);
     VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&a));
     VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&d));
     int cases = 0;
@@ -334,6 +336,7 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
                     !case_wanted((vsym_dtype_t)dt, (vsym_red_op_t)o))
                     continue;
                 size_t es = vsym_dtype_size((vsym_dtype_t)dt);
+                size_t count = es == 2 ? 2 * maxcount - 1 : maxcount;
                 for (int inplace = 0; inplace < 2; inplace++) {
                     char *dst = (al & 1) ? d + GUARD : a + GUARD, *src = inplace    ? dst
                                                                          : (al & 1) ? a + GUARD
