@@ -229,6 +229,11 @@ static void half_store(vsym_dtype_t dtype, uint16_t *dst, const float *src, size
 
 /* ---- Reductions --------------------------------------------------------------------------- */
 
+/* Bytes of the destination reduced per pass over the sources (kept in L1 between passes). */
+#ifndef VSYM_REDUCE_BLOCK
+#define VSYM_REDUCE_BLOCK 4096
+#endif
+
 /* min and max pick by a strict comparison, so that equal operands (-0 and +0) resolve by
  * position: the result depends only on the order of the sources, which is fixed. Integer sums
  * and products wrap (computed unsigned, no undefined overflow). */
@@ -380,7 +385,7 @@ void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const voi
         return;
     }
     /* Blocks small enough to stay in L1 between the passes over the sources. */
-    size_t blk = 4096 / es;
+    size_t blk = VSYM_REDUCE_BLOCK / es;
     for (size_t off = 0; off < count; off += blk) {
         size_t m = count - off < blk ? count - off : blk;
         char *d = (char *)dst + off * es;
@@ -393,8 +398,8 @@ void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const voi
 void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
                            const void *const *srcs, int nsrc, size_t count)
 {
-    size_t es = vsym_dtype_size(dtype), blk = 4096 / es;
-    _Alignas(64) char acc[4096];
+    size_t es = vsym_dtype_size(dtype), blk = VSYM_REDUCE_BLOCK / es;
+    _Alignas(64) char acc[VSYM_REDUCE_BLOCK];
     for (size_t off = 0; off < count; off += blk) {
         size_t m = count - off < blk ? count - off : blk, len = m * es;
         int d = 0;
