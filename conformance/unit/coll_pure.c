@@ -402,6 +402,46 @@ static void test_reduce_push(void)
         }
     }
     VSYM_CHECK(cases == (4 * 3 + 3 * 4) * MAXK * MAXK, "reduce_push cases %d", cases);
+    /* In place, as the all-reduce between symmetric buffers calls it: n sources, the same n
+     * buffers as destinations in the order of rank me, me+1, ..., for every me. */
+    int inplace_cases = 0;
+    for (int dt = 0; dt < VSYM_DTYPE_COUNT; dt++) {
+        size_t es = vsym_dtype_size((vsym_dtype_t)dt);
+        for (int op = 0; op < VSYM_RED_COUNT; op++) {
+            int is_int = dt == VSYM_DTYPE_I32 || dt == VSYM_DTYPE_I64 || dt == VSYM_DTYPE_U64;
+            if (op == VSYM_RED_PROD && !is_int) continue;
+            for (int n = 1; n <= MAXK; n++)
+                for (int me = 0; me < n; me++) {
+                    const void *srcs[MAXK];
+                    void *dsts[MAXK];
+                    for (int k = 0; k < n; k++) {
+                        memset(dst[k], 0x5A, sizeof(dst[k]));
+                        memcpy(dst[k] + G, src[k], N * es);
+                        srcs[k] = src[k];
+                    }
+                    vsym_coll_reduce((vsym_dtype_t)dt, (vsym_red_op_t)op, want, srcs, n, N);
+                    for (int k = 0; k < n; k++) {
+                        srcs[k] = dst[k] + G;
+                        dsts[k] = dst[(me + k) % n] + G;
+                    }
+                    vsym_coll_reduce_push((vsym_dtype_t)dt, (vsym_red_op_t)op, dsts, n, srcs, n,
+                                          N);
+                    for (int k = 0; k < n; k++) {
+                        VSYM_CHECK(memcmp(dst[k] + G, want, N * es) == 0,
+                                   "reduce_push in place %s %s, %d ranks as %d: buffer %d differs",
+                                   vsym_dtype_name((vsym_dtype_t)dt),
+                                   vsym_red_op_name((vsym_red_op_t)op), n, me, k);
+                        for (int g = 0; g < G; g++)
+                            VSYM_CHECK(dst[k][g] == 0x5A && dst[k][G + N * es + (size_t)g] == 0x5A,
+                                       "reduce_push in place: byte %d outside buffer %d changed",
+                                       g, k);
+                    }
+                    inplace_cases++;
+                }
+        }
+    }
+    VSYM_CHECK(inplace_cases == (4 * 3 + 3 * 4) * 15, "reduce_push in-place cases %d",
+               inplace_cases);
 }
 
 int main(void)

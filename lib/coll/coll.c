@@ -736,14 +736,16 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
     vsym_coll_bar_next(c);
     for (int r = 0; r < n; r++)
         srcs[r] = sb->peer[r] + soff + lo * es;
-    /* Out of place, while the ranks' inputs together stay below the streaming threshold (half
-     * the last-level cache): each reduced vector is stored straight into the ranks' dst
-     * (vsym_coll_reduce_push), not through the block buffer. Beyond that the buffers live in
+    /* While the ranks' inputs together stay below the streaming threshold (half the last-level
+     * cache), each reduced vector is stored straight into the ranks' dst
+     * (vsym_coll_reduce_push), not through the block buffer; in place too (the owner of a
+     * segment is its only reader, and reduce_push reads a block of every source before it
+     * writes that block anywhere). Beyond that the buffers live in
      * memory, where the block copies do as well or better (16-core Xeon guest, medians of six
      * launches against the block buffer: 0.66-0.89 of its time at 1-16 MiB on 2 ranks,
      * 0.83-0.91 at 1-4 MiB on 4, 0.94-0.97 at 1-4 MiB on 16, but 1.06 at 64 MiB on 2 and 1.08 at
      * 16 MiB on 16; results/coll/device-16core-2026-11-26-stop21). */
-    int direct = src != dst && !vsym_util_copy_streams((size_t)n * count * es);
+    int direct = !vsym_util_copy_streams((size_t)n * count * es);
     for (size_t o = 0; o < hi - lo; o += blk) {
         size_t m = min_sz(blk, hi - lo - o);
         const void *s2[n];

@@ -26,8 +26,9 @@ void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const voi
                       int nsrc, size_t count);
 
 /* The same reduction stored into each of ndst destinations (every dsts[k][i] gets the value
- * vsym_coll_reduce would write), in one pass per two destinations. No destination may overlap a
- * source or another destination. */
+ * vsym_coll_reduce would write), in one pass per two destinations. A destination may be one of
+ * the sources (the same pointer: in place); otherwise destinations overlap no source and no other
+ * destination. */
 void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
                            const void *const *srcs, int nsrc, size_t count);
 
