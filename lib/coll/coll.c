@@ -714,8 +714,8 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
  * while it is still in cache (no second pass reading the other segments back from memory). Two
  * synchronisations: inputs ready (every rank has entered, so every dst may be written), and
  * every segment pushed. No rank reads a dst, so no exit one is needed. In place (src == dst),
- * a block is reduced into a private buffer first: the owner of a segment is the only rank that
- * reads it, and it has read the block from every rank before any rank's copy is overwritten. */
+ * the owner of a segment is the only rank that reads it, and it reads a block from every rank
+ * before any rank's copy of that block is overwritten. */
 static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char *src,
                                  vsym_coll_buf_t *db, char *dst, size_t count, vsym_dtype_t dtype,
                                  vsym_red_op_t op)
