@@ -128,8 +128,8 @@ typedef struct loader {
 } loader_t;
 
 static struct {
-    int kind;      /* what the helpers copy (written while they are parked) */
-    size_t size;   /* 0: parked */
+    int kind;    /* what the helpers copy (written while they are parked) */
+    size_t size; /* 0: parked */
     int stop;
 } load_ctl;
 

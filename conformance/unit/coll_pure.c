@@ -424,8 +424,7 @@ static void test_reduce_push(void)
                         srcs[k] = dst[k] + G;
                         dsts[k] = dst[(me + k) % n] + G;
                     }
-                    vsym_coll_reduce_push((vsym_dtype_t)dt, (vsym_red_op_t)op, dsts, n, srcs, n,
-                                          N);
+                    vsym_coll_reduce_push((vsym_dtype_t)dt, (vsym_red_op_t)op, dsts, n, srcs, n, N);
                     for (int k = 0; k < n; k++) {
                         VSYM_CHECK(memcmp(dst[k] + G, want, N * es) == 0,
                                    "reduce_push in place %s %s, %d ranks as %d: buffer %d differs",
@@ -433,8 +432,8 @@ static void test_reduce_push(void)
                                    vsym_red_op_name((vsym_red_op_t)op), n, me, k);
                         for (int g = 0; g < G; g++)
                             VSYM_CHECK(dst[k][g] == 0x5A && dst[k][G + N * es + (size_t)g] == 0x5A,
-                                       "reduce_push in place: byte %d outside buffer %d changed",
-                                       g, k);
+                                       "reduce_push in place: byte %d outside buffer %d changed", g,
+                                       k);
                     }
                     inplace_cases++;
                 }

@@ -284,7 +284,8 @@ RED_LOOPS(double, double)
 #define RED_NO_CARRIED_DEP
 #endif
 #define RED_PUSH_EACH(T, EXPR)                                                                     \
-    RED_NO_CARRIED_DEP for (size_t i = 0; i < n; i++) {                                                               \
+    RED_NO_CARRIED_DEP                                                                             \
+    for (size_t i = 0; i < n; i++) {                                                               \
         T v = EXPR;                                                                                \
         d0[i] = v;                                                                                 \
         d1[i] = v;                                                                                 \
