@@ -313,48 +313,36 @@ RED_PUSH_LOOPS(uint64_t, uint64_t)
 RED_PUSH_LOOPS(float, float)
 RED_PUSH_LOOPS(double, double)
 
+/* The kernel FN_<type> of dtype (f16 and bf16 are reduced in f32 by the callers). */
+#define RED_DISPATCH(FN, ...)                                                                      \
+    switch (dtype) {                                                                               \
+    case VSYM_DTYPE_F32:                                                                           \
+        FN##_float(__VA_ARGS__);                                                                   \
+        break;                                                                                     \
+    case VSYM_DTYPE_F64:                                                                           \
+        FN##_double(__VA_ARGS__);                                                                  \
+        break;                                                                                     \
+    case VSYM_DTYPE_I32:                                                                           \
+        FN##_int32_t(__VA_ARGS__);                                                                 \
+        break;                                                                                     \
+    case VSYM_DTYPE_I64:                                                                           \
+        FN##_int64_t(__VA_ARGS__);                                                                 \
+        break;                                                                                     \
+    default:                                                                                       \
+        FN##_uint64_t(__VA_ARGS__);                                                                \
+        break;                                                                                     \
+    }
+
 static void red2x(vsym_dtype_t dtype, vsym_red_op_t op, void *d0, void *d1, const void *a,
                   const void *b, size_t n)
 {
-    switch (dtype) {
-    case VSYM_DTYPE_F32:
-        red2x_float(op, d0, d1, a, b, n);
-        break;
-    case VSYM_DTYPE_F64:
-        red2x_double(op, d0, d1, a, b, n);
-        break;
-    case VSYM_DTYPE_I32:
-        red2x_int32_t(op, d0, d1, a, b, n);
-        break;
-    case VSYM_DTYPE_I64:
-        red2x_int64_t(op, d0, d1, a, b, n);
-        break;
-    default:
-        red2x_uint64_t(op, d0, d1, a, b, n);
-        break;
-    }
+    RED_DISPATCH(red2x, op, d0, d1, a, b, n)
 }
 
 static void red2(vsym_dtype_t dtype, vsym_red_op_t op, void *d, const void *a, const void *b,
                  size_t n)
 {
-    switch (dtype) {
-    case VSYM_DTYPE_F32:
-        red2_float(op, d, a, b, n);
-        break;
-    case VSYM_DTYPE_F64:
-        red2_double(op, d, a, b, n);
-        break;
-    case VSYM_DTYPE_I32:
-        red2_int32_t(op, d, a, b, n);
-        break;
-    case VSYM_DTYPE_I64:
-        red2_int64_t(op, d, a, b, n);
-        break;
-    default:
-        red2_uint64_t(op, d, a, b, n);
-        break;
-    }
+    RED_DISPATCH(red2, op, d, a, b, n)
 }
 
 void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
