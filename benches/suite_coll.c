@@ -537,18 +537,33 @@ static int run_fused(vsym_bench_t *b)
             vsym_status_t st2 = vsym_team_barrier(b->world, 0);
             if (st == VSYM_OK) st = st2;
         }
-        for (int fo = 0; fo < VSYM_FUSED_OP_COUNT && st == VSYM_OK; fo++) {
+        /* Each op twice: ordinary buffers (malloc), then symmetric buffers of the handler
+         * (vsym_fused_buffer_alloc), which the two-shot modes read and write in place. */
+        char *heap_src = r.src, *heap_dst = r.dst;
+        void *sym_src = NULL, *sym_dst = NULL;
+        for (int fo = 0, sym = 0; sym < 2 && st == VSYM_OK;
+             fo = (fo + 1) % VSYM_FUSED_OP_COUNT, sym += fo == 0) {
+            if (fo == 0 && sym == 1) {
+                size_t outb = b->max_size * (size_t)(t.local_dp_size * t.inter_dp_size) + 64;
+                if ((st = vsym_fused_buffer_alloc(r.fused, b->max_size + 64, &sym_src)) !=
+                        VSYM_OK ||
+                    (st = vsym_fused_buffer_alloc(r.fused, outb, &sym_dst)) != VSYM_OK)
+                    break;
+                memset(sym_src, 0, b->max_size + 64);
+                r.src = sym_src;
+                r.dst = sym_dst;
+            }
             if (!(ops & (1u << fo)) || (only != VSYM_FUSED_OP_COUNT && (int)only != fo)) continue;
             r.fop = (vsym_fused_op_t)fo;
-            char key[160], title[240];
-            snprintf(key, sizeof(key), "fused/%s/%d/%d/%d/%d/%s", vsym_fused_op_name(r.fop),
+            char key[160], title[260];
+            snprintf(key, sizeof(key), "fused/%s/%d/%d/%d/%d/%s%s", vsym_fused_op_name(r.fop),
                      t.local_tp_size, t.local_dp_size, t.inter_tp_size, t.inter_dp_size,
-                     vsym_dtype_name(r.dtype));
+                     vsym_dtype_name(r.dtype), sym ? "/symmetric" : "");
             snprintf(title, sizeof(title),
-                     "fused %s  local_tp %d local_dp %d inter_tp %d inter_dp %d  dtype %s  "
-                     "(times in us; 0: mode not valid here)",
+                     "fused %s  local_tp %d local_dp %d inter_tp %d inter_dp %d  dtype %s  %s "
+                     "buffers  (times in us; 0: mode not valid here)",
                      vsym_fused_op_name(r.fop), t.local_tp_size, t.local_dp_size, t.inter_tp_size,
-                     t.inter_dp_size, vsym_dtype_name(r.dtype));
+                     t.inter_dp_size, vsym_dtype_name(r.dtype), sym ? "symmetric" : "ordinary");
             vsym_bench_table_header(b, key, title, fused_cols, 10);
             for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
                 size_t nin, nout;
@@ -617,9 +632,12 @@ static int run_fused(vsym_bench_t *b)
                                                   "local_dp", t.local_dp_size, "inter_tp",
                                                   t.inter_tp_size, "inter_dp", t.inter_dp_size));
                     if (mode == VSYM_FUSED_AUTO)
-                        json_object_set_new(rec, "selected",
-                                            json_string(vsym_fused_mode_name(vsym_fused_select_mode(
-                                                r.fused, r.fop, r.count, r.dtype))));
+                        json_object_set_new(
+                            rec, "selected",
+                            json_string(vsym_fused_mode_name(vsym_fused_select_mode_for(
+                                r.fused, r.fop, r.src, r.dst, r.count, r.dtype))));
+                    json_object_set_new(rec, "buffers",
+                                        json_string(sym ? "symmetric" : "ordinary"));
                     json_object_set_new(rec, "n", json_integer((json_int_t)r.count));
                     json_object_set_new(rec, "iterations", json_integer(iters));
                     json_object_set_new(rec, "time_us", json_real(us));
@@ -647,7 +665,9 @@ static int run_fused(vsym_bench_t *b)
                 vsym_bench_table_row(b, fused_cols, 10, row);
             }
         }
-        vsym_status_t st2 = vsym_fused_destroy(r.fused);
+        r.src = heap_src;
+        r.dst = heap_dst;
+        vsym_status_t st2 = vsym_fused_destroy(r.fused); /* frees sym_src and sym_dst */
         if (st == VSYM_OK) st = st2;
     }
     free(r.src);

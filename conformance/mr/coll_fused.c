@@ -13,6 +13,11 @@
 static int slow, transport_scope;
 static int W, me;
 static vsym_team_t *world;
+/* Symmetric buffers of the handler under test (vsym_fused_buffer_alloc), or NULL: ordinary
+ * ones. The output lies SYM_GUARD bytes into sym_out, guarded on both sides. */
+static char *sym_in, *sym_out;
+#define SYM_GUARD 64
+#define MAX_N 5001
 
 /* Exact small integers: any summation order gives the same bits in every dtype. */
 static double value(int rank, size_t i, int seed)
@@ -70,20 +75,24 @@ static void run_case(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode
     vsym_fused_get_topo(f, &t);
     size_t es = vsym_dtype_size(dt), nin, nout;
     vsym_fused_shapes(f, op, n, &nin, &nout);
-    char *in = malloc(nin * es + 1), *out = malloc(nout * es + 64), *want = malloc(nout * es + 1);
+    char *in = sym_in ? sym_in : malloc(nin * es + 1);
+    char *out = sym_out ? sym_out + SYM_GUARD : malloc(nout * es + 64);
+    char *want = malloc(nout * es + 1);
     for (size_t i = 0; i < nin; i++)
         vsym_coll_store_double(dt, in, i, value(me, i, seed));
     memset(out, 0x5A, nout * es + 64);
+    if (sym_out) memset(sym_out, 0x5A, SYM_GUARD);
     reference(&t, op, n, seed, dt, want);
     VSYM_CHECK_OK(vsym_fused_run(f, op, mode, in, out, n, dt));
     for (size_t i = 0; i < nout * es; i++)
         VSYM_CHECK(out[i] == want[i], "%s: byte %zu of %zu differs", what, i, nout * es);
     for (int i = 0; i < 64; i++)
-        VSYM_CHECK((unsigned char)out[nout * es + (size_t)i] == 0x5A,
-                   "%s: byte %d after the output changed", what, i);
+        VSYM_CHECK((unsigned char)out[nout * es + (size_t)i] == 0x5A &&
+                       (!sym_out || (unsigned char)sym_out[i] == 0x5A),
+                   "%s: byte %d after (or before) the output changed", what, i);
     free(want);
-    free(out);
-    free(in);
+    if (!sym_out) free(out);
+    if (!sym_in) free(in);
 }
 
 /* Random data: the ranks that share an output (same dp_rank for the reduce-scatter flavours,
@@ -95,7 +104,8 @@ static void bitwise_case(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t 
     vsym_fused_get_topo(f, &t);
     size_t n = 777, es = vsym_dtype_size(dt), nin, nout;
     vsym_fused_shapes(f, op, n, &nin, &nout);
-    char *in = malloc(nin * es), *out = malloc(nout * es);
+    char *in = sym_in ? sym_in : malloc(nin * es);
+    char *out = sym_out ? sym_out + SYM_GUARD : malloc(nout * es);
     srand(99u + (unsigned)me);
     for (size_t i = 0; i < nin; i++)
         vsym_coll_store_double(dt, in, i, (double)rand() / RAND_MAX - 0.5);
@@ -112,8 +122,8 @@ static void bitwise_case(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t 
         if (all[2 * r] == h[0])
             VSYM_CHECK(all[2 * r + 1] == h[1], "%s: rank %d and rank %d differ", what, r, me);
     free(all);
-    free(out);
-    free(in);
+    if (!sym_out) free(out);
+    if (!sym_in) free(in);
 }
 
 static void factorisation(int ltp, int itp)
@@ -125,53 +135,76 @@ static void factorisation(int ltp, int itp)
     unsigned ops = vsym_fused_valid_ops(f), modes = vsym_fused_valid_modes(f);
     VSYM_CHECK(ops == vsym_fused_topo_valid_ops(&t) && modes == vsym_fused_topo_valid_modes(&t),
                "handler and pure tables agree");
-    size_t counts[] = {0, 1, 7, 1000, 5001};
+    size_t counts[] = {0, 1, 7, 1000, MAX_N};
     vsym_dtype_t dts[] = {VSYM_DTYPE_F32, VSYM_DTYPE_F16, VSYM_DTYPE_BF16};
     int cases = 0;
     char what[160];
-    for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++) {
-        float x = 0;
-        if (!(ops & (1u << op))) {
-            VSYM_CHECK_STATUS(
-                vsym_fused_run(f, (vsym_fused_op_t)op, VSYM_FUSED_AUTO, &x, &x, 1, VSYM_DTYPE_F32),
-                VSYM_ERR_BAD_OP, "not valid");
-            continue;
+    /* Ordinary buffers, then symmetric ones (the two-shot modes read and write them in place,
+     * the baseline's collectives see them as their own). */
+    for (int sym = 0; sym < 2; sym++) {
+        if (sym) {
+            size_t cap = MAX_N * 4 * (size_t)W; /* the largest input or output of any op, f32 */
+            VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, cap, (void **)&sym_in));
+            VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, cap + 2 * SYM_GUARD, (void **)&sym_out));
         }
-        for (int mode = 0; mode < VSYM_FUSED_MODE_COUNT; mode++) {
-            if (!(modes & (1u << mode))) {
-                VSYM_CHECK_STATUS(vsym_fused_run(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode,
-                                                 &x, &x, 1, VSYM_DTYPE_F32),
-                                  VSYM_ERR_BAD_MODE, "not valid");
+        for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++) {
+            float x = 0;
+            if (!(ops & (1u << op))) {
+                VSYM_CHECK_STATUS(vsym_fused_run(f, (vsym_fused_op_t)op, VSYM_FUSED_AUTO, &x, &x, 1,
+                                                 VSYM_DTYPE_F32),
+                                  VSYM_ERR_BAD_OP, "not valid");
                 continue;
             }
-            for (int di = 0; di < 3; di++)
-                for (int ci = transport_scope ? 1 : 0; ci < 5; ci++) {
-                    if (transport_scope && dts[di] == VSYM_DTYPE_F16) continue;
-                    snprintf(what, sizeof(what), "tp %d x dp %d: %s %s %s n %zu", t.local_tp_size,
-                             t.local_dp_size, vsym_fused_op_name((vsym_fused_op_t)op),
-                             vsym_fused_mode_name((vsym_fused_mode_t)mode),
-                             vsym_dtype_name(dts[di]), counts[ci]);
-                    run_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, counts[ci], dts[di],
-                             ci + di, what);
-                    cases++;
+            for (int mode = 0; mode < VSYM_FUSED_MODE_COUNT; mode++) {
+                if (!(modes & (1u << mode))) {
+                    VSYM_CHECK_STATUS(vsym_fused_run(f, (vsym_fused_op_t)op,
+                                                     (vsym_fused_mode_t)mode, &x, &x, 1,
+                                                     VSYM_DTYPE_F32),
+                                      VSYM_ERR_BAD_MODE, "not valid");
+                    continue;
                 }
-            snprintf(what, sizeof(what), "tp %d x dp %d: %s %s bitwise", t.local_tp_size,
-                     t.local_dp_size, vsym_fused_op_name((vsym_fused_op_t)op),
-                     vsym_fused_mode_name((vsym_fused_mode_t)mode));
-            bitwise_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, VSYM_DTYPE_BF16, what);
-            /* Back-to-back calls with changing data and no barrier between them, alternating
-             * a size of the low-latency exchange and one of the barrier phases. */
-            int reps = slow ? 3000 : transport_scope ? 60 : 200;
-            for (int rep = 0; rep < reps; rep++) {
-                snprintf(what, sizeof(what), "tp %d x dp %d: %s %s repetition %d", t.local_tp_size,
-                         t.local_dp_size, vsym_fused_op_name((vsym_fused_op_t)op),
-                         vsym_fused_mode_name((vsym_fused_mode_t)mode), rep);
-                run_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode,
-                         (rep % 2 ? 64 : 700) + (size_t)(rep % 5), VSYM_DTYPE_F16, rep, what);
+                for (int di = 0; di < 3; di++)
+                    for (int ci = transport_scope ? 1 : 0; ci < 5; ci++) {
+                        if (transport_scope && dts[di] == VSYM_DTYPE_F16) continue;
+                        snprintf(what, sizeof(what), "tp %d x dp %d%s: %s %s %s n %zu",
+                                 t.local_tp_size, t.local_dp_size, sym ? " symmetric" : "",
+                                 vsym_fused_op_name((vsym_fused_op_t)op),
+                                 vsym_fused_mode_name((vsym_fused_mode_t)mode),
+                                 vsym_dtype_name(dts[di]), counts[ci]);
+                        run_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, counts[ci],
+                                 dts[di], ci + di, what);
+                        cases++;
+                    }
+                snprintf(what, sizeof(what), "tp %d x dp %d%s: %s %s bitwise", t.local_tp_size,
+                         t.local_dp_size, sym ? " symmetric" : "",
+                         vsym_fused_op_name((vsym_fused_op_t)op),
+                         vsym_fused_mode_name((vsym_fused_mode_t)mode));
+                bitwise_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, VSYM_DTYPE_BF16,
+                             what);
+                /* Back-to-back calls with changing data and no barrier between them, alternating
+                 * a size of the low-latency exchange and one of the barrier phases. */
+                int reps = slow ? 3000 : transport_scope ? 60 : 200;
+                for (int rep = 0; rep < reps; rep++) {
+                    snprintf(what, sizeof(what), "tp %d x dp %d%s: %s %s repetition %d",
+                             t.local_tp_size, t.local_dp_size, sym ? " symmetric" : "",
+                             vsym_fused_op_name((vsym_fused_op_t)op),
+                             vsym_fused_mode_name((vsym_fused_mode_t)mode), rep);
+                    run_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode,
+                             (rep % 2 ? 64 : 700) + (size_t)(rep % 5), VSYM_DTYPE_F16, rep, what);
+                }
+                cases += reps;
             }
-            cases += reps;
         }
     }
+    /* The buffer calls' errors; sym_out is freed by destroy. */
+    char local[8];
+    VSYM_CHECK_STATUS(vsym_fused_buffer_free(f, local), VSYM_ERR_NOT_FOUND, "not a buffer");
+    VSYM_CHECK_STATUS(vsym_fused_buffer_free(f, sym_in + 8), VSYM_ERR_NOT_FOUND, "is not a buffer");
+    VSYM_CHECK_STATUS(vsym_fused_buffer_alloc(f, 64, NULL), VSYM_ERR_INVALID_PARAM,
+                      "NULL argument");
+    VSYM_CHECK_OK(vsym_fused_buffer_free(f, sym_in));
+    VSYM_CHECK_OK(vsym_fused_buffer_free(f, NULL));
+    sym_in = sym_out = NULL;
     VSYM_CHECK_STATUS(
         vsym_fused_run(f, (vsym_fused_op_t)9, VSYM_FUSED_AUTO, NULL, NULL, 0, VSYM_DTYPE_F32),
         VSYM_ERR_BAD_OP, "unknown");
@@ -191,13 +224,14 @@ static void untuned_rule(vsym_fused_t *f)
     vsym_fused_topo_t t;
     vsym_fused_get_topo(f, &t);
     const int nodes = t.inter_tp_size * t.inter_dp_size;
-    const int wn = t.local_tp_size * t.local_dp_size * nodes, dp = t.local_dp_size * t.inter_dp_size;
+    const int wn = t.local_tp_size * t.local_dp_size * nodes,
+              dp = t.local_dp_size * t.inter_dp_size;
     const unsigned modes = vsym_fused_valid_modes(f);
     const int base = !!(modes & (1u << VSYM_FUSED_BASELINE));
-    const vsym_fused_mode_t two = (modes & (1u << VSYM_FUSED_FEWEST_BYTES))
-                                      ? VSYM_FUSED_FEWEST_BYTES
-                                      : ((modes & (1u << VSYM_FUSED_TWOSHOT)) ? VSYM_FUSED_TWOSHOT
-                                                                               : VSYM_FUSED_ONESHOT);
+    const vsym_fused_mode_t two =
+        (modes & (1u << VSYM_FUSED_FEWEST_BYTES))
+            ? VSYM_FUSED_FEWEST_BYTES
+            : ((modes & (1u << VSYM_FUSED_TWOSHOT)) ? VSYM_FUSED_TWOSHOT : VSYM_FUSED_ONESHOT);
     struct {
         vsym_fused_op_t op;
         size_t n; /* bf16 elements per block (input bytes: 2n, times dp for RS + AR) */
@@ -224,6 +258,32 @@ static void untuned_rule(vsym_fused_t *f)
                    vsym_fused_op_name(cases[i].op), cases[i].n, wn / dp, dp, nodes,
                    vsym_fused_mode_name(m), vsym_fused_mode_name(want));
     }
+    /* Symmetric buffers that every rank reaches: the two-shot modes (in place) from 4 KiB of
+     * input on one node; below, and for ordinary buffers, the rule above. */
+    const int in_place = nodes == 1 && !transport_scope;
+    char *si, *so, heap[16];
+    VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 16, (void **)&si));
+    VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 16, (void **)&so));
+    for (int op = VSYM_FUSED_ALLREDUCE_ALLGATHER; op <= VSYM_FUSED_REDUCESCATTER_ALLREDUCE; op++) {
+        if (!(vsym_fused_valid_ops(f) & (1u << op))) continue;
+        for (size_t bytes = 2048; bytes <= 65536; bytes *= 2) {
+            size_t n = bytes / 2 / (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? (size_t)dp : 1);
+            vsym_fused_mode_t plain =
+                vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
+            vsym_fused_mode_t want = in_place && bytes >= 4096 ? two : plain;
+            vsym_fused_mode_t m =
+                vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, si, so, n, VSYM_DTYPE_BF16);
+            VSYM_CHECK(m == want, "%s, %zu bytes, symmetric buffers, untuned: %s, expected %s",
+                       vsym_fused_op_name((vsym_fused_op_t)op), bytes, vsym_fused_mode_name(m),
+                       vsym_fused_mode_name(want));
+            m = vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, heap, heap, n, VSYM_DTYPE_BF16);
+            VSYM_CHECK(m == plain, "%s, %zu bytes, ordinary buffers: %s, expected %s",
+                       vsym_fused_op_name((vsym_fused_op_t)op), bytes, vsym_fused_mode_name(m),
+                       vsym_fused_mode_name(plain));
+        }
+    }
+    VSYM_CHECK_OK(vsym_fused_buffer_free(f, so));
+    VSYM_CHECK_OK(vsym_fused_buffer_free(f, si));
 }
 
 static void autotune(void)
@@ -253,6 +313,40 @@ static void autotune(void)
     vsym_fused_t *g;
     VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), NULL, &g));
     unsigned ops = vsym_fused_valid_ops(g), modes = vsym_fused_valid_modes(g);
+    /* The table of symmetric buffers is tuned, saved and loaded too. */
+    char *fi, *fo, *gi, *go;
+    VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, 1 << 16, (void **)&fi));
+    VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, 1 << 16, (void **)&fo));
+    VSYM_CHECK_OK(vsym_fused_buffer_alloc(g, 1 << 16, (void **)&gi));
+    VSYM_CHECK_OK(vsym_fused_buffer_alloc(g, 1 << 16, (void **)&go));
+    for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++)
+        for (size_t n = 8; (ops & (1u << op)) && n <= 8192; n *= 4) {
+            vsym_fused_mode_t a =
+                vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, fi, fo, n, VSYM_DTYPE_BF16);
+            vsym_fused_mode_t b =
+                vsym_fused_select_mode_for(g, (vsym_fused_op_t)op, gi, go, n, VSYM_DTYPE_BF16);
+            VSYM_CHECK(a == b && a != VSYM_FUSED_AUTO && (modes & (1u << a)),
+                       "symmetric buffers: loaded table picks %s, tuned %s",
+                       vsym_fused_mode_name(b), vsym_fused_mode_name(a));
+        }
+    VSYM_CHECK_OK(vsym_fused_buffer_free(g, go));
+    VSYM_CHECK_OK(vsym_fused_buffer_free(g, gi));
+    VSYM_CHECK_OK(vsym_fused_buffer_free(f, fo));
+    VSYM_CHECK_OK(vsym_fused_buffer_free(f, fi));
+    if (W > 1 && !transport_scope && me == 0) {
+        /* Both kinds are in the file, each under its own key. */
+        FILE *fp = fopen(path, "r");
+        char line[512];
+        int sym_keys = 0, keys = 0;
+        while (fp && fgets(line, sizeof(line), fp))
+            if (strncmp(line, "key ", 4) == 0) {
+                keys++;
+                sym_keys += strstr(line, "dtype=bf16 buffers=symmetric") != NULL;
+            }
+        if (fp) fclose(fp);
+        VSYM_CHECK(keys == 2 && sym_keys == 1, "%s holds %d tables, %d of symmetric buffers", path,
+                   keys, sym_keys);
+    }
     for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++) {
         if (!(ops & (1u << op))) continue;
         for (size_t n = 8; n <= 8192; n *= 4) {

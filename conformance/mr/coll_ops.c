@@ -321,8 +321,9 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
     vsym_coll_t *c;
     int me = vsym_team_rank(team), n = vsym_team_size(team);
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
-    /* At least 280 KB of every dtype (twice the elements of the 2-byte ones): above the 256 KiB
-     * from which the library reads symmetric buffers in place. */
+    /* At least 280 KB of every dtype (twice the elements of the 2-byte ones), and just above the
+     * 4 KiB from which the library reads symmetric buffers in place (a few elements per rank,
+     * not a multiple of the team size). */
     size_t maxcount = 70001, cap = maxcount * 8 + 2 * GUARD;
     char *a, *d, *want = malloc(maxcount * 8);
     VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&a));
@@ -336,34 +337,37 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
                     !case_wanted((vsym_dtype_t)dt, (vsym_red_op_t)o))
                     continue;
                 size_t es = vsym_dtype_size((vsym_dtype_t)dt);
-                size_t count = es == 2 ? 2 * maxcount - 1 : maxcount;
-                for (int inplace = 0; inplace < 2; inplace++) {
-                    char *dst = (al & 1) ? d + GUARD : a + GUARD, *src = inplace    ? dst
-                                                                         : (al & 1) ? a + GUARD
-                                                                                    : d + GUARD;
-                    memset(dst - GUARD, 0xA5, cap);
-                    for (size_t i = 0; i < count; i++) {
-                        vsym_coll_store_double(
-                            (vsym_dtype_t)dt, src, i,
-                            value((vsym_dtype_t)dt, (vsym_red_op_t)o, me, i, al));
-                        vsym_coll_store_double(
-                            (vsym_dtype_t)dt, want, i,
-                            reduce_ref((vsym_dtype_t)dt, (vsym_red_op_t)o, n, i, al, -1));
+                for (int big = 0; big < 2; big++)
+                    for (int inplace = 0; inplace < 2; inplace++) {
+                        size_t count = !big ? 4096 / es + 3 : es == 2 ? 2 * maxcount - 1 : maxcount;
+                        char *dst = (al & 1) ? d + GUARD : a + GUARD, *src = inplace    ? dst
+                                                                             : (al & 1) ? a + GUARD
+                                                                                        : d + GUARD;
+                        memset(dst - GUARD, 0xA5, cap);
+                        for (size_t i = 0; i < count; i++) {
+                            vsym_coll_store_double(
+                                (vsym_dtype_t)dt, src, i,
+                                value((vsym_dtype_t)dt, (vsym_red_op_t)o, me, i, al));
+                            vsym_coll_store_double(
+                                (vsym_dtype_t)dt, want, i,
+                                reduce_ref((vsym_dtype_t)dt, (vsym_red_op_t)o, n, i, al, -1));
+                        }
+                        char what[128];
+                        snprintf(what, sizeof(what),
+                                 "symmetric buffers%s, NT %s: allreduce %s %s %s count %zu",
+                                 inplace ? ", in place" : "", nt,
+                                 vsym_coll_algo_name((vsym_coll_algo_t)al),
+                                 vsym_dtype_name((vsym_dtype_t)dt),
+                                 vsym_red_op_name((vsym_red_op_t)o), count);
+                        VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, (vsym_dtype_t)dt,
+                                                          (vsym_red_op_t)o, (vsym_coll_algo_t)al));
+                        expect_bytes(dst, want, count * es, es, what);
+                        for (int g = 0; g < GUARD; g++)
+                            VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
+                                           (unsigned char)dst[count * es + (size_t)g] == 0xA5,
+                                       "%s: guard byte %d changed", what, g);
+                        cases++;
                     }
-                    char what[128];
-                    snprintf(what, sizeof(what), "symmetric buffers%s, NT %s: allreduce %s %s %s",
-                             inplace ? ", in place" : "", nt,
-                             vsym_coll_algo_name((vsym_coll_algo_t)al),
-                             vsym_dtype_name((vsym_dtype_t)dt), vsym_red_op_name((vsym_red_op_t)o));
-                    VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, (vsym_dtype_t)dt,
-                                                      (vsym_red_op_t)o, (vsym_coll_algo_t)al));
-                    expect_bytes(dst, want, count * es, es, what);
-                    for (int g = 0; g < GUARD; g++)
-                        VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
-                                       (unsigned char)dst[count * es + (size_t)g] == 0xA5,
-                                   "%s: guard byte %d changed", what, g);
-                    cases++;
-                }
             }
     VSYM_CHECK_OK(vsym_coll_buffer_free(c, a));
     VSYM_CHECK_STATUS(vsym_coll_buffer_free(c, a), VSYM_ERR_NOT_FOUND, "not a buffer");

@@ -184,22 +184,22 @@ static void test_tune_pick(void)
     }
     VSYM_CHECK(vsym_coll_tune_pick(rt, all, &t) == O && t == 8.0,
                "smallest median ratio to the baseline: oneshot (its median time 8.0): got %g", t);
-    /* One-shot's median time is below 0.95 of the baseline's (37 against 40), but round by
-     * round it is 1.1, 1.1, 0.925, 0.99, 0.99 of it: its fast rounds came when the machine
-     * was fast. Two-shot is 0.96 of the baseline in every round: within the margin. */
+    /* One-shot's median time is below 0.90 of the baseline's (35 against 40), but round by
+     * round it is 1.1, 1.1, 0.875, 0.99, 0.99 of it: its fast rounds came when the machine
+     * was fast. Two-shot is 0.92 of the baseline in every round: within the margin. */
     const double b2[VSYM_TUNE_ROUNDS] = {10, 10, 40, 40, 40},
-                 o2[VSYM_TUNE_ROUNDS] = {11, 11, 37, 39.5, 39.5};
+                 o2[VSYM_TUNE_ROUNDS] = {11, 11, 35, 39.5, 39.5};
     for (int q = 0; q < VSYM_TUNE_ROUNDS; q++) {
         rt[B][q] = b2[q];
         rt[O][q] = o2[q];
-        rt[T][q] = b2[q] * 0.96;
+        rt[T][q] = b2[q] * 0.92;
     }
     VSYM_CHECK(vsym_coll_tune_pick(rt, all, &t) == B && t == 40.0,
-               "no fused mode 5%% faster round by round: the baseline (median 40): got %g", t);
+               "no fused mode 10%% faster round by round: the baseline (median 40): got %g", t);
     for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
-        rt[T][q] = rt[B][q] * 0.94;
+        rt[T][q] = rt[B][q] * 0.89;
     VSYM_CHECK(vsym_coll_tune_pick(rt, all, &t) == T,
-               "0.94 of the baseline in every round: picked");
+               "0.89 of the baseline in every round: picked");
     /* One slow round of five does not decide. */
     for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
         rt[T][q] = rt[B][q] * (q == 0 ? 3.0 : 0.7);

@@ -59,8 +59,10 @@ int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, dou
     }
     /* A fused mode replaces the two library collectives only when it is clearly faster: within
      * the noise of a timing the baseline is the safe choice, so that auto is never slower than
-     * the unfused pair by more than that noise. */
-    if (has_base && (best < 0 || best_r > 0.95)) {
+     * the unfused pair by more than that noise. (With 0.95, tables of the 16-core host's 8- and
+     * 16-rank launches held fused modes at 64 B-1 KiB that ran 0.6-0.8x the baseline in the
+     * next launch; results/coll/device-16core-2026-11-26-stop22.) */
+    if (has_base && (best < 0 || best_r > VSYM_TUNE_MARGIN)) {
         for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
             v[q] = rt[base][q];
         best = base;

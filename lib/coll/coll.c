@@ -106,6 +106,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         c->ll_max = ll >= 0 ? (size_t)ll : ll_default_max(c->n);
         if (c->ll_max > VSYM_COLL_LL_MAX) c->ll_max = VSYM_COLL_LL_MAX;
     }
+    c->zc_min = vsym_config_size(VSYM_CFG_COLL_ZEROCOPY_MIN);
     c->all_direct = 1;
     for (int r = 0; r < c->n; r++) {
         c->peer[r] = r == c->me ? c->base : vsym_obj_peer_ptr(c->scratch, r);
@@ -211,7 +212,7 @@ VSYM_API vsym_status_t vsym_coll_buffer_free(vsym_coll_t *c, void *ptr)
         vsym_coll_buf_t *b = *pp;
         if (b->base == ptr) {
             *pp = b->next;
-            vsym_status_t st = vsym_obj_free(b->obj);
+            vsym_status_t st = b->obj ? vsym_obj_free(b->obj) : VSYM_OK; /* a view: not owned */
             free(b->peer);
             free(b);
             return st;
@@ -221,8 +222,23 @@ VSYM_API vsym_status_t vsym_coll_buffer_free(vsym_coll_t *c, void *ptr)
                      ptr);
 }
 
-/* The symmetric buffer holding [p, p + len), or NULL. */
-static vsym_coll_buf_t *find_buf(const vsym_coll_t *c, const void *p, size_t len)
+vsym_status_t vsym_coll_buf_share(vsym_coll_t *sub, const vsym_coll_buf_t *b, const int *ranks)
+{
+    vsym_coll_buf_t *v = calloc(1, sizeof(*v));
+    if (v == NULL || (v->peer = calloc((size_t)sub->n, sizeof(char *))) == NULL) {
+        free(v);
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_buffer_alloc: no memory");
+    }
+    v->base = b->base;
+    v->size = b->size;
+    for (int r = 0; r < sub->n; r++)
+        v->peer[r] = b->peer[ranks[r]];
+    v->next = sub->bufs;
+    sub->bufs = v;
+    return VSYM_OK;
+}
+
+vsym_coll_buf_t *vsym_coll_find_buf(const vsym_coll_t *c, const void *p, size_t len)
 {
     for (vsym_coll_buf_t *b = c->bufs; b != NULL; b = b->next)
         if ((const char *)p >= b->base && len <= b->size &&
@@ -574,7 +590,7 @@ vsym_coll_algo_t vsym_coll_allreduce_rule(int n, size_t bytes, int half, int mul
      * 8 KiB: one network round either way). */
     if (multi_node && bytes > 8192) return VSYM_COLL_HIER;
     if (!all_direct) return bytes <= 8192 ? VSYM_COLL_ONESHOT : VSYM_COLL_RING;
-    /* One node, ordinary buffers (symmetric ones are read in place from 256 KiB whatever this
+    /* One node, ordinary buffers (symmetric ones are read in place from 4 KiB whatever this
      * says; see vsym_coll_allreduce). Measured with every algorithm forced, 16-core host
      * (results/coll/device-16core-2026-11-25-stop17) and the 2-core hosts:
      *  - two ranks read the same bytes in every algorithm; one-shot saves a synchronisation
@@ -955,14 +971,18 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
         return VSYM_OK;
     }
     if (c->all_direct && (chosen || algo == VSYM_COLL_TWOSHOT || algo == VSYM_COLL_ONESHOT)) {
-        vsym_coll_buf_t *sb = find_buf(c, src, bytes), *db = sb ? find_buf(c, dst, bytes) : NULL;
+        vsym_coll_buf_t *sb = vsym_coll_find_buf(c, src, bytes),
+                        *db = sb ? vsym_coll_find_buf(c, dst, bytes) : NULL;
         /* src and dst (disjoint, or the same) in symmetric buffers: read and write them in
-         * place (large sizes, where the copies through the scratch cost more than the extra
-         * synchronisation). */
+         * place from VSYM_COLL_ZEROCOPY_MIN (4 KiB), where the copies through the scratch cost
+         * more than the extra synchronisation. 2-core host, symmetric f32, against 256 KiB
+         * (two launches each): 2 ranks 4 KiB 0.51-0.98 us against 2.85-3.03, 64 KiB 2.4-3.1
+         * against 26-30; 4 ranks 16 KiB 8.8-13.1 against 14.3-25.3, 64 KiB 13.2-17.5 against
+         * 58-63. */
         if (db != NULL &&
             ((const char *)src + bytes <= (char *)dst || (char *)dst + bytes <= (const char *)src ||
              src == dst) &&
-            bytes >= 262144)
+            bytes >= c->zc_min)
             return ar_zerocopy(c, sb, src, db, dst, count, dtype, op);
     }
     if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, count * vsym_dtype_size(dtype)))

@@ -56,6 +56,12 @@ typedef struct vsym_coll_buf {
     struct vsym_coll_buf *next;
 } vsym_coll_buf_t;
 
+/* The symmetric buffer (owned or shared) holding [p, p + len), or NULL. */
+vsym_coll_buf_t *vsym_coll_find_buf(const vsym_coll_t *c, const void *p, size_t len);
+/* Let sub find b (a buffer of a handle on a wider team) as its own: a view, not owned, whose
+ * rank r is rank ranks[r] of b's team; removed by vsym_coll_buffer_free(sub, b->base). Local. */
+vsym_status_t vsym_coll_buf_share(vsym_coll_t *sub, const vsym_coll_buf_t *b, const int *ranks);
+
 struct vsym_coll {
     vsym_team_t *team;
     vsym_ctx_t *ctx;
@@ -78,6 +84,7 @@ struct vsym_coll {
     uint64_t *flag; /* this rank's counter */
     int fast_spin;  /* polls before the backoff starts (0 when oversubscribed) */
     size_t ll_max;  /* largest input per rank sent with the LL protocol (0: never) */
+    size_t zc_min;  /* smallest all-reduce read in place from symmetric buffers */
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers owned by the handle */
     uint64_t ll_seq;       /* low-latency (LL) calls so far */
@@ -145,9 +152,12 @@ int vsym_coll_tune_lookup(const vsym_tune_table_t *t, vsym_fused_op_t op, size_t
 vsym_status_t vsym_coll_tune_save(const vsym_tune_table_t *t, const char *path);
 /* Interleaved rounds of the autotune's timing of each (op, size). */
 #define VSYM_TUNE_ROUNDS 5
+/* The largest median ratio of a fused mode's time to the baseline's that the autotune takes. */
+#define VSYM_TUNE_MARGIN 0.90
 /* The autotune's choice among the valid modes (bit mask, 1 << mode) from their times rt[mode][q]
  * in round q (the modes timed in turns, seconds apart): the fused mode whose time over the
- * baseline's, round by round, has the smallest median, when that median is at most 0.95; else
+ * baseline's, round by round, has the smallest median, when that median is at most
+ * VSYM_TUNE_MARGIN; else
  * the baseline; without a valid baseline, the mode of the smallest median time. *time_p: the
  * chosen mode's median time. */
 int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, double *time_p);

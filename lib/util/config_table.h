@@ -6,54 +6,58 @@
       "Lowest level of log messages printed to stderr.")                                           \
     X(HEAP_SIZE, SIZE, "512M", "", "Size of each rank's symmetric heap.")                          \
     X(INTERNAL_SIZE, SIZE, "64M", "",                                                              \
-      "Size of each rank's internal shared region (signal pads, collective scratch).")            \
+      "Size of each rank's internal shared region (signal pads, collective scratch).")             \
     X(TIMEOUT, DOUBLE, "60", "",                                                                   \
       "Seconds any wait for a peer may last before it fails naming the peer.")                     \
     X(SIGNAL_CHANNELS, INT, "32", "", "Channels of every signal pad (1..1024).")                   \
     X(TRANSPORT, ENUM, "auto", "auto|shm|verbs",                                                   \
-      "auto: shm inside a node, verbs between nodes; verbs: verbs for every peer; shm: fail "     \
+      "auto: shm inside a node, verbs between nodes; verbs: verbs for every peer; shm: fail "      \
       "when a peer is on another node.")                                                           \
     X(VIRTUAL_NODES, INT, "0", "",                                                                 \
-      "Split the ranks of each node into this many pretend nodes (0: off); peers in different "   \
+      "Split the ranks of each node into this many pretend nodes (0: off); peers in different "    \
       "pretend nodes use verbs.")                                                                  \
     X(SPIN_COUNT, INT, "-1", "",                                                                   \
-      "Polls before a wait starts yielding (-1: chosen from the core count and ranks per node).") \
-    X(SPIN_PAUSE, ENUM, "auto", "auto|on|off",                                                    \
+      "Polls before a wait starts yielding (-1: chosen from the core count and ranks per node).")  \
+    X(SPIN_PAUSE, ENUM, "auto", "auto|on|off",                                                     \
       "x86 pause in spin loops (auto: on, except on a CPU emulated by qemu TCG, where each pause " \
-      "enters qemu's main loop and slows the other vCPUs).")                                      \
+      "enters qemu's main loop and slows the other vCPUs).")                                       \
     X(NT_THRESHOLD, SIZE, "auto", "",                                                              \
-      "Shared-memory copies of at least this size use non-temporal stores, and so do the copy "  \
-      "service's rows and local copies once a run moves that many bytes (auto: half the "        \
-      "last-level cache of the rank's CPU, from sysfs; 0: never).")                               \
-    X(DEVICE, STRING, "", "", "RDMA device to use (empty: the active device closest to the CPUs).") \
+      "Shared-memory copies of at least this size use non-temporal stores, and so do the copy "    \
+      "service's rows and local copies once a run moves that many bytes (auto: half the "          \
+      "last-level cache of the rank's CPU, from sysfs; 0: never).")                                \
+    X(DEVICE, STRING, "", "",                                                                      \
+      "RDMA device to use (empty: the active device closest to the CPUs).")                        \
     X(PORT, INT, "0", "", "RDMA port number (0: the first active port).")                          \
     X(GID_INDEX, INT, "-1", "",                                                                    \
-      "RoCE GID index (-1: choose RoCE v2, IPv4-mapped first, else link-local).")                 \
+      "RoCE GID index (-1: choose RoCE v2, IPv4-mapped first, else link-local).")                  \
     X(QPS_PER_PEER, INT, "1", "", "RC queue pairs per peer (puts are spread over them).")          \
     X(SQ_DEPTH, INT, "256", "", "Send queue depth of every RC queue pair.")                        \
     X(ACK_TIMEOUT, INT, "20", "",                                                                  \
-      "RC retransmission timeout exponent, 1..31: 4.096 us x 2^N (20: 4.3 s, 7 tries).")         \
+      "RC retransmission timeout exponent, 1..31: 4.096 us x 2^N (20: 4.3 s, 7 tries).")           \
     X(CM, ENUM, "pmix", "pmix|rdmacm",                                                             \
       "How verbs connections are set up: exchange through PMIx, or librdmacm.")                    \
     X(COLL_ALGO, STRING, "auto", "",                                                               \
       "Collective algorithm (auto, oneshot, twoshot, ring, rd, hier).")                            \
-    X(COLL_SCRATCH, SIZE, "512K", "",                                                                \
-      "Bytes of each of the four scratch regions of a collective handle (the chunk of large "     \
+    X(COLL_SCRATCH, SIZE, "512K", "",                                                              \
+      "Bytes of each of the four scratch regions of a collective handle (the chunk of large "      \
       "collectives).")                                                                             \
     X(COLL_LL_MAX, INT, "-1", "",                                                                  \
       "Largest input (bytes per rank, at most 16384) that collectives send with the low-latency "  \
-      "protocol on shared memory (-1: chosen from the team size; 0: never).")                       \
+      "protocol on shared memory (-1: chosen from the team size; 0: never).")                      \
+    X(COLL_ZEROCOPY_MIN, SIZE, "4K", "",                                                           \
+      "Smallest all-reduce (bytes per rank) read and written in place when src and dst lie in "    \
+      "symmetric buffers of the handle and every peer is on shared memory.")                       \
     X(FUSED_MODE, STRING, "auto", "",                                                              \
-      "Fused collective mode (auto: autotune table, else oneshot, twoshot, fewest_bytes, "        \
+      "Fused collective mode (auto: autotune table, else oneshot, twoshot, fewest_bytes, "         \
       "baseline).")                                                                                \
     X(AUTOTUNE_FILE, STRING, "", "", "Autotune table to load (and save to, after tuning).")        \
     X(COPY_CHUNK, SIZE, "0", "",                                                                   \
-      "Copy service: tasks larger than this are segmented (0: from the staging size).")           \
+      "Copy service: tasks larger than this are segmented (0: from the staging size).")            \
     X(COPY_STAGING, SIZE, "8M", "",                                                                \
-      "Copy service: size of each staging slot (two receive slots per rank, on the heap).")       \
+      "Copy service: size of each staging slot (two receive slots per rank, on the heap).")        \
     X(COPY_ZERO_COPY, INT, "1", "",                                                                \
-      "Copy service: 1 writes straight into receive buffers where possible; 0 always stages.")    \
+      "Copy service: 1 writes straight into receive buffers where possible; 0 always stages.")     \
     X(STRICT, INT, "0", "", "Tests: 1 turns skipped tests into failures.")                         \
     X(TEST_SCOPE, ENUM, "full", "full|transport",                                                  \
-      "Tests: transport runs the collective tests on fewer dtypes, operations and sizes (every "  \
+      "Tests: transport runs the collective tests on fewer dtypes, operations and sizes (every "   \
       "algorithm and collective still), for runs where the transport is under test (the VM).")

@@ -135,7 +135,8 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *s
 
 /* All-reduce count elements (any count, not only multiples of the team size). AUTO on one node:
  * ONESHOT for small sizes, then RING (two ranks, and up to 8 ranks from 1 MiB) or TWOSHOT;
- * src and dst in the handle's symmetric buffers are read and written in place from 256 KiB;
+ * src and dst in the handle's symmetric buffers are read and written in place from
+ * VSYM_COLL_ZEROCOPY_MIN (4 KiB);
  * across nodes HIER above 8 KiB. Whatever the algorithm, every rank gets bitwise the same
  * result. */
 VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, void *dst,
@@ -228,6 +229,18 @@ VSYM_API void vsym_fused_get_topo(const vsym_fused_t *fused, vsym_fused_topo_t *
 VSYM_API unsigned vsym_fused_valid_ops(const vsym_fused_t *fused);
 VSYM_API unsigned vsym_fused_valid_modes(const vsym_fused_t *fused);
 
+/* Symmetric buffers for fused ops: size bytes from the symmetric heap, owned by the handler
+ * (freed by vsym_fused_buffer_free or at destroy). Collective over the world (same size
+ * everywhere). When in and out of vsym_fused_run both lie in such buffers, at the same offsets
+ * on every rank, on one node, the two-shot modes read the inputs and write the outputs where
+ * they are (no copy through the scratch), and the baseline's collectives see the buffers as
+ * their own (its all-reduce reads them in place, see vsym_coll_allreduce). Returns allocation
+ * errors. */
+VSYM_API vsym_status_t vsym_fused_buffer_alloc(vsym_fused_t *fused, size_t size, void **ptr_p);
+/* Free a buffer of vsym_fused_buffer_alloc(). Collective over the world. NULL is a no-op;
+ * VSYM_ERR_NOT_FOUND for a pointer that is not such a buffer. */
+VSYM_API vsym_status_t vsym_fused_buffer_free(vsym_fused_t *fused, void *ptr);
+
 /* Element counts of the input and the output of op for n elements per rank (as the table
  * above). */
 VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, size_t n,
@@ -246,15 +259,20 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *fused, vsym_fused_op_t op,
                                       vsym_fused_mode_t mode, const void *in, void *out, size_t n,
                                       vsym_dtype_t dtype);
 
-/* The mode AUTO would use for op on n elements of dtype (no communication). */
+/* The mode AUTO would use for op on n elements of dtype in ordinary buffers (no
+ * communication); _for: on the buffers in and out (symmetric ones have their own table and
+ * rule: the two-shot modes from 4 KiB of input on one node). */
 VSYM_API vsym_fused_mode_t vsym_fused_select_mode(const vsym_fused_t *fused, vsym_fused_op_t op,
                                                   size_t n, vsym_dtype_t dtype);
+VSYM_API vsym_fused_mode_t vsym_fused_select_mode_for(const vsym_fused_t *fused, vsym_fused_op_t op,
+                                                      const void *in, const void *out, size_t n,
+                                                      vsym_dtype_t dtype);
 
 /* Autotune: time every valid (op, mode) at power-of-two byte sizes 2^min_log2 .. 2^max_log2
  * of dtype input per rank (iters timed runs each after a warm-up, more for small sizes, in five
  * rounds in which the modes take turns; each round's time is the slowest rank's, so every rank
  * keeps the same choice), and keep per size the fused mode whose time over the baseline's, round
- * by round, has the smallest median, when that median is at most 0.95; else the baseline (where
+ * by round, has the smallest median, when that median is at most 0.90; else the baseline (where
  * it is not valid, the mode of the smallest median time).
  * Collective over the world. Then vsym_fused_run(AUTO) picks by size from this table.
  * Saves the table to VSYM_AUTOTUNE_FILE when set (rank 0 writes). */
