@@ -326,8 +326,7 @@ VSYM_API unsigned vsym_fused_valid_modes(const vsym_fused_t *f)
 }
 
 /* A symmetric buffer of the world handle, seen also by the baseline's TP and DP handles (as
- * their own: so that the unfused sequence gets its in-place paths too), and an intermediate
- * buffer of the TP handle as large as the largest such buffer. */
+ * their own: so that the unfused sequence gets its in-place paths too). */
 VSYM_API vsym_status_t vsym_fused_buffer_alloc(vsym_fused_t *f, size_t size, void **ptr_p)
 {
     if (f == NULL || ptr_p == NULL)
@@ -344,15 +343,6 @@ VSYM_API vsym_status_t vsym_fused_buffer_alloc(vsym_fused_t *f, size_t size, voi
         for (int d = 0; d < f->dp; d++)
             ranks[d] = wr(f, f->tp_rank, d);
         if (st == VSYM_OK) st = vsym_coll_buf_share(f->dp_coll, b, ranks);
-        if (st == VSYM_OK && f->tmp_sym_size < size) {
-            /* Collective over the TP team, as this call is over the world. */
-            if (f->tmp_sym) st = vsym_coll_buffer_free(f->tp_coll, f->tmp_sym);
-            f->tmp_sym = NULL;
-            f->tmp_sym_size = 0;
-            if (st == VSYM_OK &&
-                (st = vsym_coll_buffer_alloc(f->tp_coll, size, &f->tmp_sym)) == VSYM_OK)
-                f->tmp_sym_size = size;
-        }
     }
     if (st != VSYM_OK) {
         vsym_fused_buffer_free(f, p);
@@ -591,10 +581,20 @@ static vsym_status_t run_baseline(vsym_fused_t *f, vsym_fused_op_t op, const cha
         break;
     }
     char *tmp = f->tmp;
-    if (f->tmp_sym != NULL && n * es <= f->tmp_sym_size &&
-        vsym_coll_find_buf(f->coll, in, n * in_blocks(f, op) * es) &&
+    if (vsym_coll_find_buf(f->coll, in, n * in_blocks(f, op) * es) &&
         vsym_coll_find_buf(f->coll, out, n * out_blocks(f, op) * es)) {
-        tmp = f->tmp_sym; /* symmetric in and out: a symmetric intermediate too */
+        /* Symmetric in and out: a symmetric intermediate too, a buffer of the TP handle made
+         * (collectively over the TP team: every rank of it runs this call with the same n) at
+         * the first call that needs one this large. */
+        if (f->tmp_sym_size < n * es) {
+            vsym_status_t st = f->tmp_sym ? vsym_coll_buffer_free(f->tp_coll, f->tmp_sym) : VSYM_OK;
+            f->tmp_sym = NULL;
+            f->tmp_sym_size = 0;
+            if (st == VSYM_OK) st = vsym_coll_buffer_alloc(f->tp_coll, n * es, &f->tmp_sym);
+            VSYM_TRY(st);
+            f->tmp_sym_size = n * es;
+        }
+        tmp = f->tmp_sym;
     } else if (f->tmp_size < n * es) {
         char *t = realloc(f->tmp, n * es);
         if (t == NULL)
