@@ -248,13 +248,14 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
 
 /* Run op on n elements per rank (in: in_count elements, out: out_count, see
  * vsym_fused_shapes; in and out must not overlap). dtype f32, f16 or bf16 (others too), sum.
- * mode AUTO picks by VSYM_FUSED_MODE, then the autotune table by size, else a rule from runs on
- * one node: one exchange for all-reduce + all-gather up to 2 KiB of input (at most 8 ranks) and
- * for reduce-scatter + all-reduce while ranks x input <= 1 KiB (at most 8 ranks), the baseline
- * for reduce-scatter + all-reduce up to 512 KiB, two shots above; across nodes and for the
- * single collectives the baseline. Collective over the world. Errors: VSYM_ERR_BAD_OP (op not
- * valid for the topology), VSYM_ERR_BAD_MODE (mode not valid), VSYM_ERR_BAD_DTYPE,
- * VSYM_ERR_INVALID_PARAM, wait and transport errors. */
+ * mode AUTO picks by VSYM_FUSED_MODE, then the autotune table of the buffers' kind by size, else
+ * a rule from runs on one node: on symmetric buffers (vsym_fused_buffer_alloc) the two shots in
+ * place from 4 KiB of input; one exchange for all-reduce + all-gather up to 2 KiB of input (at
+ * most 8 ranks) and for reduce-scatter + all-reduce while ranks x input <= 1 KiB (at most 8
+ * ranks), the baseline for reduce-scatter + all-reduce up to 512 KiB, two shots above; across
+ * nodes and for the single collectives the baseline. Collective over the world. Errors:
+ * VSYM_ERR_BAD_OP (op not valid for the topology), VSYM_ERR_BAD_MODE (mode not valid),
+ * VSYM_ERR_BAD_DTYPE, VSYM_ERR_INVALID_PARAM, wait and transport errors. */
 VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *fused, vsym_fused_op_t op,
                                       vsym_fused_mode_t mode, const void *in, void *out, size_t n,
                                       vsym_dtype_t dtype);
@@ -274,8 +275,10 @@ VSYM_API vsym_fused_mode_t vsym_fused_select_mode_for(const vsym_fused_t *fused,
  * keeps the same choice), and keep per size the fused mode whose time over the baseline's, round
  * by round, has the smallest median, when that median is at most 0.90; else the baseline (where
  * it is not valid, the mode of the smallest median time).
- * Collective over the world. Then vsym_fused_run(AUTO) picks by size from this table.
- * Saves the table to VSYM_AUTOTUNE_FILE when set (rank 0 writes). */
+ * On one node it tunes twice: on ordinary buffers and on symmetric ones (vsym_fused_buffer_alloc,
+ * where the two-shot modes run in place), one table each. Collective over the world. Then
+ * vsym_fused_run(AUTO) picks by size from the table of its buffers' kind.
+ * Saves the tables to VSYM_AUTOTUNE_FILE when set (rank 0 writes). */
 VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *fused, vsym_dtype_t dtype, int min_log2,
                                            int max_log2, int iters);
 
