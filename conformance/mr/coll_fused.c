@@ -208,6 +208,17 @@ static void factorisation(int ltp, int itp)
     VSYM_CHECK_STATUS(
         vsym_fused_run(f, (vsym_fused_op_t)9, VSYM_FUSED_AUTO, NULL, NULL, 0, VSYM_DTYPE_F32),
         VSYM_ERR_BAD_OP, "unknown");
+    /* In and out may not overlap (in place would read outputs already written). */
+    for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++) {
+        float buf[64] = {0};
+        if (!(ops & (1u << op))) continue;
+        VSYM_CHECK_STATUS(vsym_fused_run(f, (vsym_fused_op_t)op, VSYM_FUSED_AUTO, buf, buf + 3, 4,
+                                         VSYM_DTYPE_F32),
+                          VSYM_ERR_INVALID_PARAM, "overlap");
+        VSYM_CHECK_STATUS(vsym_fused_run(f, (vsym_fused_op_t)op, VSYM_FUSED_AUTO, buf + 1, buf, 4,
+                                         VSYM_DTYPE_F32),
+                          VSYM_ERR_INVALID_PARAM, "overlap");
+    }
     VSYM_CHECK_OK(vsym_fused_destroy(f));
     if (me == 0)
         printf("local tp %d x dp %d, inter tp %d x dp %d: %d cases passed\n", t.local_tp_size,

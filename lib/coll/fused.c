@@ -734,6 +734,13 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
                          "inter_dp %d",
                          mode_names[mode], f->topo.local_tp_size, f->topo.local_dp_size,
                          f->topo.inter_tp_size, f->topo.inter_dp_size);
+    const size_t inb = n * in_blocks(f, op) * es, outb = n * out_blocks(f, op) * es;
+    if (n > 0 && (const char *)in < (const char *)out + outb &&
+        (const char *)out < (const char *)in + inb)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM,
+                         "fused_run: the input (%zu bytes at %p) and the output (%zu bytes at %p) "
+                         "overlap",
+                         inb, in, outb, out);
     if (n == 0) return VSYM_OK;
     if (sym && (mode == VSYM_FUSED_TWOSHOT || mode == VSYM_FUSED_FEWEST_BYTES))
         return run_zerocopy(f, op, ib, in, ob, out, n, dtype);

@@ -247,7 +247,8 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
                                 size_t *in_count_p, size_t *out_count_p);
 
 /* Run op on n elements per rank (in: in_count elements, out: out_count, see
- * vsym_fused_shapes; in and out must not overlap). dtype f32, f16 or bf16 (others too), sum.
+ * vsym_fused_shapes; in and out must not overlap: VSYM_ERR_INVALID_PARAM). dtype f32, f16 or bf16
+ * (others too), sum.
  * mode AUTO picks by VSYM_FUSED_MODE, then the autotune table of the buffers' kind by size, else
  * a rule from runs on one node: on symmetric buffers (vsym_fused_buffer_alloc) the two shots in
  * place from 4 KiB of input; one exchange for all-reduce + all-gather up to 2 KiB of input (at
