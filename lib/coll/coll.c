@@ -227,7 +227,7 @@ vsym_status_t vsym_coll_buf_share(vsym_coll_t *sub, const vsym_coll_buf_t *b, co
     vsym_coll_buf_t *v = calloc(1, sizeof(*v));
     if (v == NULL || (v->peer = calloc((size_t)sub->n, sizeof(char *))) == NULL) {
         free(v);
-        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_buffer_alloc: no memory");
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "fused_buffer_alloc: no memory for a view");
     }
     v->base = b->base;
     v->size = b->size;

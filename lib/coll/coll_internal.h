@@ -86,7 +86,7 @@ struct vsym_coll {
     size_t ll_max;  /* largest input per rank sent with the LL protocol (0: never) */
     size_t zc_min;  /* smallest all-reduce read in place from symmetric buffers */
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
-    vsym_coll_buf_t *bufs; /* symmetric buffers owned by the handle */
+    vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
     uint64_t ll_seq;       /* low-latency (LL) calls so far */
     char *ll_tmp;          /* n x VSYM_COLL_LL_MAX: peers' unpacked LL data */
     char *push_tmp;        /* COLL_PUSH_BLOCK bytes: a block reduced before its pushes, or NULL */

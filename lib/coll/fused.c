@@ -356,8 +356,8 @@ VSYM_API vsym_status_t vsym_fused_buffer_free(vsym_fused_t *f, void *ptr)
 {
     if (f == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "fused_buffer_free: NULL handler");
     if (ptr == NULL) return VSYM_OK;
-    if (vsym_coll_find_buf(f->coll, ptr, 0) == NULL ||
-        vsym_coll_find_buf(f->coll, ptr, 0)->base != ptr)
+    const vsym_coll_buf_t *b = vsym_coll_find_buf(f->coll, ptr, 0);
+    if (b == NULL || b->base != ptr)
         return VSYM_FAIL(VSYM_ERR_NOT_FOUND,
                          "fused_buffer_free: %p is not a buffer of this handler", ptr);
     /* The views first (local), then the buffer (collective). */
@@ -566,8 +566,10 @@ static vsym_status_t run_zerocopy(vsym_fused_t *f, vsym_fused_op_t op, const vsy
     return VSYM_OK;
 }
 
+/* sym: in and out are symmetric buffers of the handler reached by load and store
+ * (in_place_buffers). */
 static vsym_status_t run_baseline(vsym_fused_t *f, vsym_fused_op_t op, const char *in, char *out,
-                                  size_t n, vsym_dtype_t dtype)
+                                  size_t n, vsym_dtype_t dtype, int sym)
 {
     size_t es = vsym_dtype_size(dtype);
     switch (op) {
@@ -581,8 +583,7 @@ static vsym_status_t run_baseline(vsym_fused_t *f, vsym_fused_op_t op, const cha
         break;
     }
     char *tmp = f->tmp;
-    if (vsym_coll_find_buf(f->coll, in, n * in_blocks(f, op) * es) &&
-        vsym_coll_find_buf(f->coll, out, n * out_blocks(f, op) * es)) {
+    if (sym) {
         /* Symmetric in and out: a symmetric intermediate too, a buffer of the TP handle made
          * (collectively over the TP team: every rank of it runs this call with the same n) at
          * the first call that needs one this large. */
@@ -746,7 +747,7 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
         return run_zerocopy(f, op, ib, in, ob, out, n, dtype);
     switch (mode) {
     case VSYM_FUSED_BASELINE:
-        return run_baseline(f, op, in, out, n, dtype);
+        return run_baseline(f, op, in, out, n, dtype, sym);
     case VSYM_FUSED_TWOSHOT:
         return run_twophase(f, op, in, out, n, dtype, 0);
     case VSYM_FUSED_FEWEST_BYTES:
