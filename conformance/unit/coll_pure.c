@@ -331,7 +331,11 @@ static void test_allreduce_rule(void)
         {4, 1024, 1, 0, 1, one},
         {4, 1025, 1, 0, 1, two},
         {4, (size_t)64 << 20, 1, 0, 1, two},
-        /* peers without load/store (verbs on one node), and several nodes */
+        /* peers without load/store (verbs on one node), and several nodes; two ranks over
+         * verbs: the one-shot push exchange at every size */
+        {2, 1, 0, 0, 0, one},
+        {2, (size_t)64 << 20, 0, 0, 0, one},
+        {2, (size_t)64 << 20, 1, 1, 0, one},
         {4, 8192, 0, 0, 0, one},
         {4, 8193, 0, 0, 0, ring},
         {4, 8192, 0, 1, 0, one},

@@ -44,6 +44,11 @@ VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo
 
 /* ---- Handle ------------------------------------------------------------------------------- */
 
+/* The push exchange's largest block per peer (larger blocks go in chunks of it), and the
+ * landing bytes per set of slots that bound it in large teams. */
+#define COLL_XCH_MAX 65536
+#define COLL_XCH_AREA ((size_t)1 << 20)
+
 /* The LL protocol's default limit for a team of n. Every rank reads every peer's units (twice
  * the bytes, each checked), so its cost grows with n x bytes, while a barrier's grows with n
  * alone. Measured (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 2
@@ -88,13 +93,19 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory");
         goto err_mem;
     }
-    st = vsym_alloc(team, 4 * c->chunk + 64 + 4 * (size_t)VSYM_COLL_LL_MAX, &c->scratch);
+    /* Push exchange: two sets of n landing slots, then n counters (after the LL regions). */
+    c->xch_max = c->n > 1 ? (COLL_XCH_AREA / (size_t)c->n) & ~(size_t)63 : 0;
+    if (c->xch_max > COLL_XCH_MAX) c->xch_max = COLL_XCH_MAX;
+    c->xch_off = 4 * c->chunk + 64 + 4 * (size_t)VSYM_COLL_LL_MAX;
+    const size_t xch_cnt = c->xch_off + 2 * (size_t)c->n * c->xch_max;
+    st = vsym_alloc(team, xch_cnt + 8 * (size_t)c->n, &c->scratch);
     if (st != VSYM_OK) goto err_mem;
     c->base = vsym_obj_ptr(c->scratch);
     c->flag = (uint64_t *)(c->base + 4 * c->chunk);
-    /* The heap may hold a counter of an earlier object here: zero it, and let no peer look
-     * before every rank has (the barrier below). */
+    /* The heap may hold counters of an earlier object here: zero them, and let no peer look
+     * or add before every rank has (the barrier below). */
     __atomic_store_n(c->flag, 0, __ATOMIC_RELEASE);
+    memset(c->base + xch_cnt, 0, 8 * (size_t)c->n);
     {
         static long cores;
         if (cores == 0) cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -261,26 +272,38 @@ char *vsym_coll_bar_buf(vsym_coll_t *c)
     return c->base + (c->bar_phase & 1) * c->chunk;
 }
 
-/* Wait until rank r's phase counter reaches want: a short spin first (the common case on an
- * idle core costs no clock reads), then the project's backoff with its timeout. */
-static vsym_status_t flag_wait(vsym_coll_t *c, int r, uint64_t want)
+/* Wait until the counter *w reaches want: a short spin first (the common case on an idle core
+ * costs no clock reads), then the project's backoff with its timeout. 0 on timeout, with the
+ * seconds waited in *waited. */
+static int word_reaches(const vsym_coll_t *c, const volatile uint64_t *w, uint64_t want,
+                        double *waited)
 {
-    const volatile uint64_t *f = (const uint64_t *)(c->peer[r] + 4 * c->chunk);
     for (int i = 0; i < c->fast_spin; i++) {
-        if (__atomic_load_n(f, __ATOMIC_ACQUIRE) >= want) return VSYM_OK;
+        if (__atomic_load_n(w, __ATOMIC_ACQUIRE) >= want) return 1;
         vsym_util_spin_hint();
     }
     vsym_backoff_t b;
     vsym_backoff_init(&b, c->timeout);
-    while (__atomic_load_n(f, __ATOMIC_ACQUIRE) < want) {
-        if (!vsym_backoff_step(&b))
-            return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
-                             "collective barrier: timed out after %.2f s waiting for team rank %d "
-                             "(world rank %d) to reach phase %llu (it is at %llu)",
-                             vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
-                             (unsigned long long)want,
-                             (unsigned long long)__atomic_load_n(f, __ATOMIC_ACQUIRE));
+    while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < want) {
+        if (!vsym_backoff_step(&b)) {
+            *waited = vsym_backoff_elapsed(&b);
+            return 0;
+        }
     }
+    return 1;
+}
+
+/* Wait until rank r's phase counter reaches want. */
+static vsym_status_t flag_wait(vsym_coll_t *c, int r, uint64_t want)
+{
+    const volatile uint64_t *f = (const uint64_t *)(c->peer[r] + 4 * c->chunk);
+    double waited = 0;
+    if (!word_reaches(c, f, want, &waited))
+        return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
+                         "collective barrier: timed out after %.2f s waiting for team rank %d "
+                         "(world rank %d) to reach phase %llu (it is at %llu)",
+                         waited, r, vsym_team_world_rank(c->team, r), (unsigned long long)want,
+                         (unsigned long long)__atomic_load_n(f, __ATOMIC_ACQUIRE));
     return VSYM_OK;
 }
 
@@ -454,6 +477,49 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
 #endif
 }
 
+/* ---- Push exchange ------------------------------------------------------------------------ */
+
+static size_t xch_slot(const vsym_coll_t *c, uint64_t seq, int src)
+{
+    return c->xch_off + ((size_t)(seq & 1) * (size_t)c->n + (size_t)src) * c->xch_max;
+}
+
+static size_t xch_counter(const vsym_coll_t *c, int src)
+{
+    return c->xch_off + 2 * (size_t)c->n * c->xch_max + 8 * (size_t)src;
+}
+
+vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, const char **got)
+{
+    const int n = c->n, me = c->me;
+    const uint64_t seq = ++c->xch_seq;
+    if (len > c->xch_max)
+        return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "collective exchange: %zu bytes per peer, at most %zu",
+                         len, c->xch_max);
+    for (int i = 1; i < n; i++) {
+        int r = (me + i) % n;
+        VSYM_TRY(vsym_put_signal(c->scratch, r, xch_slot(c, seq, me), blk[r], len, c->scratch,
+                                 xch_counter(c, me), 1, VSYM_SIGNAL_ADD));
+    }
+    char *own = c->base + xch_slot(c, seq, me);
+    memcpy(own, blk[me], len);
+    got[me] = own;
+    /* Peers in the order they were sent to from here: the one before this rank first. */
+    for (int i = 1; i < n; i++) {
+        int r = (me + n - i) % n;
+        const volatile uint64_t *cnt = (const uint64_t *)(c->base + xch_counter(c, r));
+        double waited = 0;
+        if (!word_reaches(c, cnt, seq, &waited))
+            return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
+                             "collective exchange: timed out after %.2f s waiting for team rank "
+                             "%d (world rank %d), exchange %llu (%llu arrived)",
+                             waited, r, vsym_team_world_rank(c->team, r), (unsigned long long)seq,
+                             (unsigned long long)__atomic_load_n(cnt, __ATOMIC_ACQUIRE));
+        got[r] = c->base + xch_slot(c, seq, r);
+    }
+    return VSYM_OK;
+}
+
 /* ---- Pairwise model ----------------------------------------------------------------------- */
 
 static int parity_now(const vsym_coll_t *c)
@@ -554,6 +620,30 @@ static void copy_bytes(void *dst, const void *src, size_t len)
     if (dst != src && len > 0) memmove(dst, src, len);
 }
 
+/* One-shot through push exchanges (peers over verbs), in chunks of c->xch_max bytes per peer.
+ * blocks 0: every rank sends its whole vector (all-reduce, all-gather); 1: block r of count
+ * elements to rank r (reduce-scatter, all-to-all). dtype VSYM_DTYPE_COUNT: the blocks received
+ * are placed at dst + r x count (gathers); else reduced with op in rank order into dst. */
+static vsym_status_t xch_blocks(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                                int blocks, size_t es, vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    const size_t maxe = c->xch_max / es, stride = blocks ? count * es : 0;
+    const char *got[c->n], *blk[c->n];
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off);
+        for (int r = 0; r < c->n; r++)
+            blk[r] = src + off * es + (size_t)r * stride;
+        VSYM_TRY(vsym_coll_xch(c, blk, m * es, got));
+        if (dtype != VSYM_DTYPE_COUNT) {
+            vsym_coll_reduce(dtype, op, dst + off * es, (const void *const *)got, c->n, m);
+            continue;
+        }
+        for (int r = 0; r < c->n; r++)
+            copy_bytes(dst + ((size_t)r * count + off) * es, got[r], m * es);
+    }
+    return VSYM_OK;
+}
+
 /* The all-gather half of a two-shot step: segment r of a chunk of m elements (starting at element
  * off of dst) is read from rank r's current barrier region, where r left it reduced. */
 static vsym_status_t gather_segments(vsym_coll_t *c, int n, char *dst, size_t off, size_t m,
@@ -588,8 +678,14 @@ vsym_coll_algo_t vsym_coll_allreduce_rule(int n, size_t bytes, int half, int mul
      * node. Soft-RoCE VM, 2 nodes x 2 ranks: 32 KiB 14 ms against 35-41 ms for the ring, 1 MiB
      * 159 ms against 269 ms; 1 KiB 10.5 ms against 11.1 ms for one-shot (which stays up to
      * 8 KiB: one network round either way). */
-    if (multi_node && bytes > 8192) return VSYM_COLL_HIER;
-    if (!all_direct) return bytes <= 8192 ? VSYM_COLL_ONESHOT : VSYM_COLL_RING;
+    if (multi_node && bytes > 8192 && n > 2) return VSYM_COLL_HIER;
+    /* Peers over verbs: one-shot is the push exchange (every rank puts its vector to every
+     * peer, a counter add with it, no barrier). Two ranks send each byte once in it, as in any
+     * algorithm, with one network crossing per 64 KiB: Soft-RoCE VM, 2 ranks over verbs on one
+     * rxe device, each algorithm forced, 8-64 KiB took 1.7-10.6 ms in one shot against 5.6-13.1
+     * ms for the ring and 5.6-11.3 for two-shot (Open MPI over UCX 1.4-8.9 ms); 2 pretend nodes
+     * in results/coll/softroce-2core-zen3-2026-11-26-stop23. */
+    if (!all_direct) return (n == 2 || bytes <= 8192) ? VSYM_COLL_ONESHOT : VSYM_COLL_RING;
     /* One node, ordinary buffers (symmetric ones are read in place from 4 KiB whatever this
      * says; see vsym_coll_allreduce). Measured with every algorithm forced, 16-core host
      * (results/coll/device-16core-2026-11-25-stop17) and the 2-core hosts:
@@ -987,6 +1083,8 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
     }
     if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, count * vsym_dtype_size(dtype)))
         return ar_ll(c, src, dst, count, dtype, op);
+    if (algo == VSYM_COLL_ONESHOT && !c->all_direct)
+        return xch_blocks(c, src, dst, count, 0, vsym_dtype_size(dtype), dtype, op);
     switch (algo) {
     case VSYM_COLL_ONESHOT:
         return ar_oneshot(c, src, dst, count, dtype, op);
@@ -1085,6 +1183,8 @@ VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *c, const void *src, void
         copy_bytes(dst, src, count * es);
         return VSYM_OK;
     }
+    if (algo == VSYM_COLL_ONESHOT && !c->all_direct)
+        return xch_blocks(c, src, dst, count, 0, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
     int pow2 = (c->n & (c->n - 1)) == 0;
     if (algo == VSYM_COLL_RD && pow2) return ag_rd(c, src, dst, count, es);
     if (algo == VSYM_COLL_RING || algo == VSYM_COLL_RD) return ag_ring(c, src, dst, count, es);
@@ -1158,6 +1258,7 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *c, const void *src,
         return VSYM_OK;
     }
     if (algo == VSYM_COLL_RING) return rs_ring(c, src, dst, count, dtype, op);
+    if (!c->all_direct) return xch_blocks(c, src, dst, count, 1, es, dtype, op);
     return rs_oneshot(c, src, dst, count, dtype, op);
 }
 
@@ -1292,6 +1393,8 @@ VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *c, const void *src_v, voi
     (void)algo; /* every algorithm is the one-shot exchange */
     if (count == 0) return VSYM_OK;
     int n = c->n;
+    if (!c->all_direct)
+        return xch_blocks(c, src, dst, count, 1, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
     size_t maxe = c->chunk / es / (size_t)n;
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;

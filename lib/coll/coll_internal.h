@@ -88,6 +88,9 @@ struct vsym_coll {
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
     uint64_t ll_seq;       /* low-latency (LL) calls so far */
+    size_t xch_max;        /* largest block per peer of the push exchange (0: none) */
+    size_t xch_off;        /* scratch offset of its landing slots, then its counters */
+    uint64_t xch_seq;      /* push exchanges so far */
     char *ll_tmp;          /* n x VSYM_COLL_LL_MAX: peers' unpacked LL data */
     char *push_tmp;        /* COLL_PUSH_BLOCK bytes: a block reduced before its pushes, or NULL */
     int hier_state;
@@ -126,6 +129,16 @@ vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len
  * units around them land at the same offsets of c->ll_tmp + r * LL_MAX). */
 vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size_t total,
                                        size_t off, size_t len);
+
+/* Push exchange, for teams with peers out of load/store reach (verbs): every rank puts blk[r]
+ * (len bytes, len <= c->xch_max) into rank r's landing slot for it, the put carrying a counter
+ * add, and waits for every peer's counter; no barrier, one network crossing. got[r] then points
+ * at rank r's block for this rank (got[me] at a copy of blk[me] in this rank's own slot, so that
+ * outputs may overlap the inputs). Two rotating sets of slots, safe because every rank sends to
+ * every other in every exchange: a rank writes a set again two exchanges later, after it has
+ * received every peer's data of the exchange between, which each peer sent only once it had
+ * finished reading. */
+vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, const char **got);
 
 /* ---- Fused topology helpers (fused.c) ----------------------------------------------------- */
 

@@ -418,9 +418,11 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
      * flavours): the 16-core host's 8 ranks took 1.9-2.6 us with it at 1 KiB of input (256 B
      * blocks) against 1.6-1.9 us through the barrier
      * (results/coll/device-16core-2026-11-25-stop18). */
-    int ll = vsym_coll_ll_usable(c, nb * n * es);
+    int ll = vsym_coll_ll_usable(c, nb * n * es), xch = !c->all_direct;
     uint64_t seq = 0;
     const void *srcs[f->W];
+    const char *got[f->W], *blk[f->W];
+    if (xch) maxe = c->xch_max / es; /* peers over verbs: push exchanges in chunks */
     if (ll) {
         seq = ++c->ll_seq;
         maxe = n;
@@ -433,7 +435,16 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
     }
     for (size_t off = 0; off < n; off += maxe) {
         size_t m = n - off < maxe ? n - off : maxe, len = m * es;
-        if (!ll) {
+        if (xch) {
+            /* Each rank gets the block it reads: the reduce-scatter flavours' block dp_rank of
+             * its own, else the whole input. */
+            for (int r = 0; r < f->W; r++) {
+                int rt, rd;
+                vsym_fused_topo_ranks(&f->topo, r, &rt, &rd);
+                blk[r] = in + ((nb > 1 ? (size_t)rd * n : 0) + off) * es;
+            }
+            VSYM_TRY(vsym_coll_xch(c, blk, len, got));
+        } else if (!ll) {
             publish_blocks(c, in, nb, n, off, m, es);
             VSYM_TRY(vsym_coll_bar_sync(c));
         }
@@ -446,7 +457,9 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
                     int r =
                         nb > 1 ? wr(f, t, dd) : wr(f, t, (int)(ob > 1 ? d : (size_t)f->dp_rank));
                     size_t boff = nb > 1 ? (size_t)f->dp_rank * len : 0;
-                    if (ll)
+                    if (xch)
+                        p = got[r];
+                    else if (ll)
                         p = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX + boff;
                     else
                         VSYM_TRY(vsym_coll_bar_peer(c, r, boff, len, &p));
@@ -454,7 +467,7 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
                 }
             vsym_coll_reduce(dtype, VSYM_RED_SUM, out + (d * n + off) * es, srcs, ns, m);
         }
-        if (!ll) vsym_coll_bar_next(c);
+        if (!ll && !xch) vsym_coll_bar_next(c);
     }
     return VSYM_OK;
 }

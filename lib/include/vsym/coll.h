@@ -53,7 +53,9 @@ typedef enum vsym_red_op {
 /* Algorithms. AUTO reads VSYM_COLL_ALGO, and when that is "auto" picks by size and by how the
  * peers are reached. An algorithm that does not apply to a collective maps to the nearest one:
  *   ONESHOT  every rank publishes its data once, every rank reads what it needs from all peers
- *            (load/store on the same node, RDMA read otherwise) and reduces in rank order.
+ *            and reduces in rank order. With every peer on the node: load/store. With peers
+ *            over verbs: a push exchange, every rank puts each peer's data into that peer's
+ *            landing slot with a counter add (no barrier, one network crossing per 64 KiB).
  *   TWOSHOT  reduce-scatter then all-gather (all-reduce), scatter then all-gather (broadcast);
  *            the same as ONESHOT for all-gather, reduce-scatter and all-to-all.
  *   RING     pairwise ring steps (all-reduce, all-gather, reduce-scatter), a chain (broadcast).
@@ -88,11 +90,13 @@ VSYM_API const char *vsym_coll_algo_name(vsym_coll_algo_t algo);
 VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo_t *algo_p);
 
 /* Create a collective handle for team: allocates the scratch symmetric memory once (four
- * regions of VSYM_COLL_SCRATCH bytes, plus 64 KiB for the low-latency protocol, per rank) and
+ * regions of VSYM_COLL_SCRATCH bytes, plus 64 KiB for the low-latency protocol and up to 2 MiB
+ * of landing slots for the push exchange (2 x team size x 64 KiB, at most), per rank) and
  * reads VSYM_COLL_ALGO. Collective over the team. Synchronisation: on one node a per-rank
  * phase counter polled through load/store pointers, and for up to 1 KiB of one-shot data a
  * low-latency exchange whose data carries its own sequence number (no barrier at all); across
- * nodes the signal pads of the scratch object.
+ * nodes the signal pads of the scratch object, and for one-shot data the push exchange's
+ * counters (no barrier either).
  * Returns VSYM_OK, VSYM_ERR_NO_MEMORY, VSYM_ERR_HEAP_EXHAUSTED, VSYM_ERR_INVALID_PARAM (NULL,
  * too few signal channels), VSYM_ERR_BAD_MODE (VSYM_COLL_ALGO names no algorithm). */
 VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p);
@@ -137,8 +141,8 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *s
  * ONESHOT for small sizes, then RING (two ranks, and up to 8 ranks from 1 MiB) or TWOSHOT;
  * src and dst in the handle's symmetric buffers are read and written in place from
  * VSYM_COLL_ZEROCOPY_MIN (4 KiB);
- * across nodes HIER above 8 KiB. Whatever the algorithm, every rank gets bitwise the same
- * result. */
+ * across nodes HIER above 8 KiB (ONESHOT below; two ranks over verbs: ONESHOT at every size).
+ * Whatever the algorithm, every rank gets bitwise the same result. */
 VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, void *dst,
                                            size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
                                            vsym_coll_algo_t algo);
