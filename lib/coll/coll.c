@@ -1049,6 +1049,38 @@ static vsym_status_t ar_hier(vsym_coll_t *c, const char *src, char *dst, size_t 
     return VSYM_OK;
 }
 
+/* One-shot across nodes (peers over verbs, node-major layout): every rank puts its vector only
+ * to the ranks of its local rank on the other nodes (a push exchange of the inter team), then
+ * the ranks of a node share what they hold through the node's barrier regions, and every rank
+ * reduces all n vectors in rank order. Each vector crosses the network once per node instead
+ * of once per rank of it, in 1/L of the network operations. */
+static vsym_status_t ar_oneshot_nodes(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                                      vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    vsym_coll_t *nc = c->node_coll, *ic = c->inter_coll;
+    const int L = nc->n, N = ic->n;
+    const size_t es = vsym_dtype_size(dtype);
+    const size_t maxe = min_sz(ic->xch_max, nc->chunk / (size_t)N) / es;
+    const char *got[N], *blk[N];
+    const void *srcs[c->n];
+    for (size_t off = 0; off < count; off += maxe) {
+        size_t m = min_sz(maxe, count - off), len = m * es;
+        for (int j = 0; j < N; j++)
+            blk[j] = src + off * es;
+        VSYM_TRY(vsym_coll_xch(ic, blk, len, got));
+        char *buf = vsym_coll_bar_buf(nc);
+        for (int j = 0; j < N; j++)
+            memcpy(buf + (size_t)j * len, got[j], len);
+        VSYM_TRY(vsym_coll_bar_sync(nc));
+        /* World rank r is local rank r % L of node r / L. */
+        for (int r = 0; r < c->n; r++)
+            VSYM_TRY(bar_peer_v(nc, r % L, (size_t)(r / L) * len, len, &srcs[r]));
+        vsym_coll_reduce(dtype, op, dst + off * es, srcs, c->n, m);
+        vsym_coll_bar_next(nc);
+    }
+    return VSYM_OK;
+}
+
 VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void *dst, size_t count,
                                            vsym_dtype_t dtype, vsym_red_op_t op,
                                            vsym_coll_algo_t algo)
@@ -1083,8 +1115,11 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
     }
     if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, count * vsym_dtype_size(dtype)))
         return ar_ll(c, src, dst, count, dtype, op);
-    if (algo == VSYM_COLL_ONESHOT && !c->all_direct)
+    if (algo == VSYM_COLL_ONESHOT && !c->all_direct) {
+        if (vsym_team_num_nodes(c->team) > 1) VSYM_TRY(hier_setup(c));
+        if (c->hier_state > 0) return ar_oneshot_nodes(c, src, dst, count, dtype, op);
         return xch_blocks(c, src, dst, count, 0, vsym_dtype_size(dtype), dtype, op);
+    }
     switch (algo) {
     case VSYM_COLL_ONESHOT:
         return ar_oneshot(c, src, dst, count, dtype, op);

@@ -55,7 +55,9 @@ typedef enum vsym_red_op {
  *   ONESHOT  every rank publishes its data once, every rank reads what it needs from all peers
  *            and reduces in rank order. With every peer on the node: load/store. With peers
  *            over verbs: a push exchange, every rank puts each peer's data into that peer's
- *            landing slot with a counter add (no barrier, one network crossing per 64 KiB).
+ *            landing slot with a counter add (no barrier, one network crossing per 64 KiB); the
+ *            all-reduce across nodes of equal size sends each vector over the network once
+ *            per node (to the ranks of equal local rank) and shares it inside the node.
  *   TWOSHOT  reduce-scatter then all-gather (all-reduce), scatter then all-gather (broadcast);
  *            the same as ONESHOT for all-gather, reduce-scatter and all-to-all.
  *   RING     pairwise ring steps (all-reduce, all-gather, reduce-scatter), a chain (broadcast).
