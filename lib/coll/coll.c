@@ -272,38 +272,27 @@ char *vsym_coll_bar_buf(vsym_coll_t *c)
     return c->base + (c->bar_phase & 1) * c->chunk;
 }
 
-/* Wait until the counter *w reaches want: a short spin first (the common case on an idle core
- * costs no clock reads), then the project's backoff with its timeout. 0 on timeout, with the
- * seconds waited in *waited. */
-static int word_reaches(const vsym_coll_t *c, const volatile uint64_t *w, uint64_t want,
-                        double *waited)
+/* Wait until the counter *w of team rank r reaches want: a short spin first (the common case
+ * on an idle core costs no clock reads), then the project's backoff with its timeout, whose
+ * error names the rank and what (a barrier phase, an exchange). */
+static vsym_status_t counter_wait(vsym_coll_t *c, const volatile uint64_t *w, uint64_t want, int r,
+                                  const char *what)
 {
     for (int i = 0; i < c->fast_spin; i++) {
-        if (__atomic_load_n(w, __ATOMIC_ACQUIRE) >= want) return 1;
+        if (__atomic_load_n(w, __ATOMIC_ACQUIRE) >= want) return VSYM_OK;
         vsym_util_spin_hint();
     }
     vsym_backoff_t b;
     vsym_backoff_init(&b, c->timeout);
     while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < want) {
-        if (!vsym_backoff_step(&b)) {
-            *waited = vsym_backoff_elapsed(&b);
-            return 0;
-        }
+        if (!vsym_backoff_step(&b))
+            return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
+                             "collective %s: timed out after %.2f s waiting for team rank %d "
+                             "(world rank %d) to reach %llu (it is at %llu)",
+                             what, vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
+                             (unsigned long long)want,
+                             (unsigned long long)__atomic_load_n(w, __ATOMIC_ACQUIRE));
     }
-    return 1;
-}
-
-/* Wait until rank r's phase counter reaches want. */
-static vsym_status_t flag_wait(vsym_coll_t *c, int r, uint64_t want)
-{
-    const volatile uint64_t *f = (const uint64_t *)(c->peer[r] + 4 * c->chunk);
-    double waited = 0;
-    if (!word_reaches(c, f, want, &waited))
-        return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
-                         "collective barrier: timed out after %.2f s waiting for team rank %d "
-                         "(world rank %d) to reach phase %llu (it is at %llu)",
-                         waited, r, vsym_team_world_rank(c->team, r), (unsigned long long)want,
-                         (unsigned long long)__atomic_load_n(f, __ATOMIC_ACQUIRE));
     return VSYM_OK;
 }
 
@@ -317,8 +306,11 @@ vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c)
     if (!c->all_direct) return vsym_signal_barrier(c->scratch, COLL_CH_BARRIER, c->timeout);
     uint64_t want = c->bar_phase + 1;
     __atomic_store_n(c->flag, want, __ATOMIC_RELEASE);
-    for (int i = 1; i < c->n; i++)
-        VSYM_TRY(flag_wait(c, (c->me + i) % c->n, want));
+    for (int i = 1; i < c->n; i++) {
+        int r = (c->me + i) % c->n;
+        VSYM_TRY(counter_wait(c, (const uint64_t *)(c->peer[r] + 4 * c->chunk), want, r,
+                              "barrier (phase counter)"));
+    }
     return VSYM_OK;
 }
 
@@ -507,14 +499,8 @@ vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, 
     /* Peers in the order they were sent to from here: the one before this rank first. */
     for (int i = 1; i < n; i++) {
         int r = (me + n - i) % n;
-        const volatile uint64_t *cnt = (const uint64_t *)(c->base + xch_counter(c, r));
-        double waited = 0;
-        if (!word_reaches(c, cnt, seq, &waited))
-            return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
-                             "collective exchange: timed out after %.2f s waiting for team rank "
-                             "%d (world rank %d), exchange %llu (%llu arrived)",
-                             waited, r, vsym_team_world_rank(c->team, r), (unsigned long long)seq,
-                             (unsigned long long)__atomic_load_n(cnt, __ATOMIC_ACQUIRE));
+        VSYM_TRY(counter_wait(c, (const uint64_t *)(c->base + xch_counter(c, r)), seq, r,
+                              "exchange (arrival counter)"));
         got[r] = c->base + xch_slot(c, seq, r);
     }
     return VSYM_OK;
