@@ -3,8 +3,11 @@
  * Data moves through the handle's scratch object (symmetric, allocated once at create): a rank
  * copies what it contributes into its own scratch and peers read it from there, by load/store
  * where vsym_obj_peer_ptr() gives a pointer (same node) and by vsym_get() otherwise (verbs).
- * Two synchronisation models share the object, each on its own two regions:
- *   - barrier model (one-shot, two-shot, hierarchical): write, one signal barrier, read;
+ * Three synchronisation models share the object, each on its own regions:
+ *   - barrier model (one-shot on one node, two-shot, hierarchical): write, one signal barrier,
+ *     read;
+ *   - push exchange (one-shot with peers over verbs): every rank puts each peer's data into the
+ *     peer's landing slot with a counter add, and waits for its own counters (no barrier);
  *   - pairwise model (ring, recursive doubling, trees): the owner signals "ready" to the ranks
  *     that read its region, each reader signals "done" back; the owner waits for "done" only
  *     when it is about to overwrite that region, two phases (or calls) later.
