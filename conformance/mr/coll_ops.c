@@ -236,9 +236,10 @@ static void t_bitwise(vsym_coll_t *c, vsym_team_t *team, vsym_dtype_t dt, vsym_c
     free(src);
 }
 
-/* Make a handle reach every peer through vsym_get, as it does over verbs (the path the shm
- * machine would not exercise otherwise). Uses the handle's internals. */
-static void force_get_path(vsym_coll_t *c)
+/* Make a handle reach every peer through the transport calls (vsym_get, vsym_put_signal), as
+ * it does over verbs (the paths the shm machine would not exercise otherwise). Uses the
+ * handle's internals. */
+static void force_remote_path(vsym_coll_t *c)
 {
     for (int r = 0; r < c->n; r++)
         if (r != c->me) c->peer[r] = NULL;
@@ -249,16 +250,16 @@ static void force_get_path(vsym_coll_t *c)
     c->all_direct = c->n == 1;
 }
 
-static void suite(vsym_team_t *team, const char *team_name, int via_get)
+static void suite(vsym_team_t *team, const char *team_name, int remote)
 {
     vsym_coll_t *c;
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
-    if (via_get) force_get_path(c);
+    if (remote) force_remote_path(c);
     int me = vsym_team_rank(team), n = vsym_team_size(team);
-    /* Peers without load/store (via_get, verbs in the VM): one-shot goes through push
+    /* Peers without load/store (remote, verbs in the VM): one-shot goes through push
      * exchanges of up to 64 KiB per peer, so a count above that (in chunks) joins them. */
     size_t counts[] = {0, 1, (size_t)n * 5 + 3, 3001, slow ? 70001 : 17000};
-    int ncounts = slow || via_get || transport_scope ? 5 : 4;
+    int ncounts = slow || remote || transport_scope ? 5 : 4;
     int cases = 0;
     for (int a = 0; a < VSYM_COLL_ALGO_COUNT; a++) {
         for (int d = 0; d < VSYM_DTYPE_COUNT; d++) {
@@ -310,7 +311,7 @@ static void suite(vsym_team_t *team, const char *team_name, int via_get)
     VSYM_CHECK_OK(vsym_coll_barrier(c));
     VSYM_CHECK_OK(vsym_coll_destroy(c));
     if (me == 0)
-        printf("%s (%d ranks%s): %d cases passed%s\n", team_name, n, via_get ? ", via get" : "",
+        printf("%s (%d ranks%s): %d cases passed%s\n", team_name, n, remote ? ", as if remote" : "",
                cases, transport_scope ? " (VSYM_TEST_SCOPE=transport)" : "");
 }
 
