@@ -94,7 +94,9 @@ function(vm_group name)
   if(G_FULL)
     set(scope VSYM_TEST_SCOPE=full)
   endif()
-  foreach(e ${VSYM_VM_ENV} ${scope} ${G_ENV})
+  # VSYM_TEST_ENV (LeakSanitizer's suppressions of the PMIx library's leaks, for sanitizer
+  # builds) reaches the ranks in the guest too.
+  foreach(e ${VSYM_TEST_ENV} ${VSYM_VM_ENV} ${scope} ${G_ENV})
     list(APPEND envs --env ${e})
   endforeach()
   if(bins)
