@@ -436,8 +436,8 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
     for (size_t off = 0; off < n; off += maxe) {
         size_t m = n - off < maxe ? n - off : maxe, len = m * es;
         if (xch) {
-            /* Each rank gets the block it reads: the reduce-scatter flavours' block dp_rank of
-             * its own, else the whole input. */
+            /* Rank r is sent what it reads of this rank's input: block dp_rank(r) for the
+             * reduce-scatter flavours, else the whole input. */
             for (int r = 0; r < f->W; r++) {
                 int rt, rd;
                 vsym_fused_topo_ranks(&f->topo, r, &rt, &rd);
