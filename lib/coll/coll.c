@@ -666,7 +666,8 @@ vsym_coll_algo_t vsym_coll_allreduce_rule(int n, size_t bytes, int half, int mul
     /* Across nodes: the hierarchical all-reduce sends each byte over the network once per
      * node. Soft-RoCE VM, 2 nodes x 2 ranks: 32 KiB 14 ms against 35-41 ms for the ring, 1 MiB
      * 159 ms against 269 ms; 1 KiB 10.5 ms against 11.1 ms for one-shot (which stays up to
-     * 8 KiB: one network round either way). */
+     * 8 KiB: one network round either way). Those one-shot figures predate the push exchange
+     * (a signal barrier and reads then); the 8 KiB limit has not been measured again. */
     if (multi_node && bytes > 8192 && n > 2) return VSYM_COLL_HIER;
     /* Peers over verbs: one-shot is the push exchange (every rank puts its vector to every
      * peer, a counter add with it, no barrier). Two ranks send each byte once in it, as in any
