@@ -1,7 +1,9 @@
-/* Point-to-point suites: put, get, put-nbi, get-nbi, put-signal, signal.
+/* Point-to-point suites: put, get, put-nbi, get-nbi, put-signal, put-signal-nbi, signal.
  *
  * Rank pair_a initiates, pair_b is the target. Latency ("lat"):
- *   put, put-nbi   a put (or put_nbi) then quiet, per op: the cost of a put that is complete at
+ *   put, put-nbi, put-signal-nbi
+ *                  a put (or put_nbi, put_signal_nbi) then quiet, per op: the cost of a put that
+ *                  is complete at
  *                  the target; the put suite also reports "pingpong", half the round trip of
  *                  puts each way with the receiver polling its memory (what perftest's
  *                  ib_write_lat measures): at 8 B the data word itself carries the unit's number
@@ -12,7 +14,8 @@
  *                  until the signal word counts the unit);
  *   signal         half the round trip of vsym_signal_put / vsym_signal_wait each way.
  * Bandwidth ("bw"): a window of puts or gets (blocking or _nbi as the suite says) then quiet;
- * put-signal: a window of put_signal (signal ADD 1) then quiet.
+ * put-signal, put-signal-nbi: a window of put_signal (or put_signal_nbi; signal ADD 1) then
+ * quiet; --check also counts the signals that arrived.
  * Buffers come from the symmetric heap: "data" (the target's memory) and "local" (the
  * initiator's source for puts, destination for gets). --check fills the source with a pattern
  * per size and validates what arrived after the run; --test-corrupt flips one source byte. */
@@ -23,7 +26,8 @@
 #include "bench.h"
 #include "util/util.h"
 
-enum { KIND_PUT, KIND_GET, KIND_PUT_NBI, KIND_GET_NBI, KIND_PUT_SIGNAL, KIND_SIGNAL };
+enum { KIND_PUT, KIND_GET, KIND_PUT_NBI, KIND_GET_NBI, KIND_PUT_SIGNAL, KIND_PUT_SIGNAL_NBI,
+       KIND_SIGNAL };
 
 #define STOP_BIT (1ull << 63)
 #define FLAG_PING 0 /* offset in flag of the word the initiator writes at the target */
@@ -66,6 +70,15 @@ static vsym_status_t unit_put_nbi_quiet(void *arg, long i)
     return st != VSYM_OK ? st : quiet(p);
 }
 
+static vsym_status_t unit_put_signal_nbi_quiet(void *arg, long i)
+{
+    p2p_t *p = arg;
+    vsym_status_t st = vsym_put_signal_nbi(p->data, p->peer, 0, vsym_obj_ptr(p->local), p->size,
+                                           p->flag, FLAG_PING, 1, VSYM_SIGNAL_ADD);
+    (void)i;
+    return st != VSYM_OK ? st : quiet(p);
+}
+
 static vsym_status_t unit_get(void *arg, long i)
 {
     p2p_t *p = arg;
@@ -100,6 +113,10 @@ static vsym_status_t unit_window(void *arg, long i)
             break;
         case KIND_GET_NBI:
             st = vsym_get_nbi(p->data, p->peer, 0, buf, p->size);
+            break;
+        case KIND_PUT_SIGNAL_NBI:
+            st = vsym_put_signal_nbi(p->data, p->peer, 0, buf, p->size, p->flag, FLAG_PING, 1,
+                                     VSYM_SIGNAL_ADD);
             break;
         default:
             st = vsym_put_signal(p->data, p->peer, 0, buf, p->size, p->flag, FLAG_PING, 1,
@@ -235,7 +252,8 @@ static vsym_status_t run_one(p2p_t *p, int plan, const char *op, const char *mod
     int check = b->opts->check && p->kind != KIND_SIGNAL;
     uint64_t seed_a = p->size * 2 + 1, seed_b = p->size * 2 + 2;
     long mine = 0, count = 0;
-    int counted = plan == PLAN_WINDOW && p->kind == KIND_PUT_SIGNAL;
+    int counted =
+        plan == PLAN_WINDOW && (p->kind == KIND_PUT_SIGNAL || p->kind == KIND_PUT_SIGNAL_NBI);
 
     vsym_bench_stats_init(&st, p->size);
     memset(&t, 0, sizeof(t));
@@ -255,10 +273,11 @@ static vsym_status_t run_one(p2p_t *p, int plan, const char *op, const char *mod
         t.unit = p->kind == KIND_SIGNAL ? unit_signal_pingpong : unit_pingpong;
         t.lat_divisor = 2;
     } else {
-        t.unit = p->kind == KIND_PUT       ? unit_put_quiet
-                 : p->kind == KIND_PUT_NBI ? unit_put_nbi_quiet
-                 : p->kind == KIND_GET     ? unit_get
-                                           : unit_get_nbi_quiet;
+        t.unit = p->kind == KIND_PUT              ? unit_put_quiet
+                 : p->kind == KIND_PUT_NBI        ? unit_put_nbi_quiet
+                 : p->kind == KIND_PUT_SIGNAL_NBI ? unit_put_signal_nbi_quiet
+                 : p->kind == KIND_GET            ? unit_get
+                                                  : unit_get_nbi_quiet;
     }
     if (b->in_pair) {
         void *loc = vsym_obj_ptr(p->local), *dat = vsym_obj_ptr(p->data);
@@ -316,7 +335,7 @@ static vsym_status_t run_one(p2p_t *p, int plan, const char *op, const char *mod
         long sum = 0;
         vsym_status_t s2 = pair_wrong(b, mine, &sum);
         if (s2 == VSYM_OK && counted) {
-            /* every put_signal of the run added 1 at the target: compare with the units the
+            /* every put_signal(_nbi) of the run added 1 at the target: compare with the units the
              * initiator issued (warm-up included) */
             long expected = (st.iterations + (st.warmup > 0 ? st.warmup : 1)) * st.window;
             s2 = vsym_bench_share_long(b, b->pair_b, &count);
@@ -419,6 +438,10 @@ static int run_put_signal(vsym_bench_t *b)
 {
     return run_kind(b, KIND_PUT_SIGNAL);
 }
+static int run_put_signal_nbi(vsym_bench_t *b)
+{
+    return run_kind(b, KIND_PUT_SIGNAL_NBI);
+}
 static int run_signal(vsym_bench_t *b)
 {
     return run_kind(b, KIND_SIGNAL);
@@ -454,4 +477,6 @@ P2P_SUITE(put_nbi, "put-nbi", "put_nbi + quiet latency, put_nbi window bandwidth
 P2P_SUITE(get_nbi, "get-nbi", "get_nbi + quiet latency, get_nbi window bandwidth", run_get_nbi, 0)
 P2P_SUITE(put_signal, "put-signal", "put_signal ping-pong latency, put_signal window bandwidth",
           run_put_signal, 0)
+P2P_SUITE(put_signal_nbi, "put-signal-nbi",
+          "put_signal_nbi + quiet latency, put_signal_nbi window bandwidth", run_put_signal_nbi, 0)
 P2P_SUITE(signal, "signal", "vsym_signal_put / vsym_signal_wait ping-pong latency", run_signal, 1)

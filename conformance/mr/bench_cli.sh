@@ -122,7 +122,7 @@ print("ok: copy record")
 EOF
   ;;
 check)
-  for suite in put get put-nbi get-nbi put-signal; do
+  for suite in put get put-nbi get-nbi put-signal put-signal-nbi; do
     "$run" -n 2 --timeout 120 -- "$bench" "$suite" -b 8 -e 64K -f 32 -n 20 --check --quiet \
       > /dev/null 2> "$work/err" || fail "$suite --check on clean data: $(cat "$work/err")"
     "$run" -n 2 --timeout 120 -- "$bench" "$suite" -s 4K -n 20 --check --test-corrupt --quiet \

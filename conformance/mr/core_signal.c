@@ -1,5 +1,6 @@
-/* wait_until with the six comparisons, put with signal (OpenSHMEM style and on a pad channel),
- * pad channels without cross-talk, back-pressure, barriers, and the pad all zeros afterwards. */
+/* wait_until with the six comparisons, put with signal (OpenSHMEM style, blocking and
+ * non-blocking from registered memory, and on a pad channel), pad channels without cross-talk,
+ * back-pressure, barriers, and the pad all zeros afterwards. */
 #include <stdint.h>
 #include "harness.h"
 
@@ -70,6 +71,44 @@ int main(void)
         VSYM_CHECK_OK(vsym_signal_put(obj, from, 2, 0));
         VSYM_CHECK_OK(vsym_signal_wait(obj, to, 2, 0));
     }
+
+    /* Non-blocking put with signal from registered memory (a symmetric object), 32 KiB: above
+     * what a NIC transport stages, so the data leaves straight from the source. The source is
+     * rewritten each round only after a quiet; ADD and SET signals in turn. */
+    vsym_obj_t *src_obj;
+    VSYM_CHECK_OK(vsym_alloc(world, 1 << 15, &src_obj));
+    uint32_t *sbuf = vsym_obj_ptr(src_obj);
+    const int nwords = (1 << 15) / 4;
+    VSYM_CHECK_OK(vsym_team_barrier(world, 0));
+    word[2] = word[3] = 0;
+    VSYM_CHECK_OK(vsym_team_barrier(world, 0));
+    for (uint32_t round = 1; round <= 60; round++) {
+        for (int i = 0; i < nwords; i++)
+            sbuf[i] = round * 40503u ^ (uint32_t)i * 2246822519u ^ (uint32_t)me << 24;
+        int set = round % 2 == 0;
+        VSYM_CHECK_OK(vsym_put_signal_nbi(obj, to, 16384, sbuf, 1 << 15, sig, set ? 24 : 16,
+                                          set ? round : 1, set ? VSYM_SIGNAL_SET : VSYM_SIGNAL_ADD));
+        if (set)
+            VSYM_CHECK_OK(vsym_wait_until64(sig, 24, VSYM_CMP_EQ, round, 0));
+        else
+            VSYM_CHECK_OK(vsym_wait_until64(sig, 16, VSYM_CMP_EQ, (round + 1) / 2, 0));
+        const uint32_t *got = (const uint32_t *)((const char *)vsym_obj_ptr(obj) + 16384);
+        int bad = 0;
+        for (int i = 0; i < nwords; i++)
+            bad += got[i] != (round * 40503u ^ (uint32_t)i * 2246822519u ^ (uint32_t)from << 24);
+        VSYM_CHECK(bad == 0, "put_signal_nbi round %u (%s): %d of %d words wrong when the signal "
+                   "was seen", round, set ? "SET" : "ADD", bad, nwords);
+        VSYM_CHECK_OK(vsym_quiet(ctx));
+        VSYM_CHECK_OK(vsym_signal_put(obj, from, 2, 0));
+        VSYM_CHECK_OK(vsym_signal_wait(obj, to, 2, 0));
+    }
+    VSYM_CHECK_STATUS(vsym_put_signal_nbi(obj, to, 0, sbuf, 64, sig, 16, 1, (vsym_signal_op_t)7),
+                      VSYM_ERR_BAD_OP, "put_signal_nbi: unknown signal operation 7");
+    VSYM_CHECK_STATUS(vsym_put_signal_nbi(obj, to, 1 << 16, sbuf, 64, sig, 16, 1,
+                                          VSYM_SIGNAL_ADD),
+                      VSYM_ERR_OUT_OF_BOUNDS, "put_signal_nbi");
+    VSYM_CHECK_OK(vsym_team_barrier(world, 0));
+    VSYM_CHECK_OK(vsym_obj_free(src_obj));
 
     /* put_with_signal on a pad channel. */
     for (uint32_t round = 1; round <= 100; round++) {

@@ -231,19 +231,20 @@ VSYM_API vsym_status_t vsym_wait_until64(vsym_obj_t *obj, size_t offset, vsym_cm
     return VSYM_OK;
 }
 
-VSYM_API vsym_status_t vsym_put_signal(vsym_obj_t *obj, int r, size_t offset, const void *src,
-                                       size_t len, vsym_obj_t *sig_obj, size_t sig_offset,
-                                       uint64_t sig_value, vsym_signal_op_t sig_op)
+static vsym_status_t put_signal(vsym_obj_t *obj, int r, size_t offset, const void *src,
+                               size_t len, vsym_obj_t *sig_obj, size_t sig_offset,
+                               uint64_t sig_value, vsym_signal_op_t sig_op, unsigned flags,
+                               const char *op)
 {
     vsym_status_t st;
     if (sig_obj == NULL || (obj && sig_obj->team != obj->team))
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM,
-                         "put_signal: the signal object must belong to the data object's team");
+                         "%s: the signal object must belong to the data object's team", op);
     if (sig_op != VSYM_SIGNAL_SET && sig_op != VSYM_SIGNAL_ADD)
-        return VSYM_FAIL(VSYM_ERR_BAD_OP, "put_signal: unknown signal operation %d", (int)sig_op);
+        return VSYM_FAIL(VSYM_ERR_BAD_OP, "%s: unknown signal operation %d", op, (int)sig_op);
     if ((st = check_amo(sig_obj, r, sig_offset, VSYM_AMO_SET, 8, NULL)) != VSYM_OK)
         return st;
-    if ((st = do_put(obj, r, offset, src, len, 0, "put_signal")) != VSYM_OK)
+    if ((st = do_put(obj, r, offset, src, len, flags, op)) != VSYM_OK)
         return st;
     /* The signal must not overtake the data: fence it behind the data when the data travelled
      * through a transport (no-op for load/store copies, which are already ordered). */
@@ -256,4 +257,21 @@ VSYM_API vsym_status_t vsym_put_signal(vsym_obj_t *obj, int r, size_t offset, co
     if (sig_op == VSYM_SIGNAL_ADD)
         return vsym_atomic64_nbi(sig_obj, r, sig_offset, VSYM_AMO_ADD, sig_value, 0, NULL);
     return vsym_atomic64(sig_obj, r, sig_offset, VSYM_AMO_SET, sig_value, 0, NULL);
+}
+
+VSYM_API vsym_status_t vsym_put_signal(vsym_obj_t *obj, int r, size_t offset, const void *src,
+                                       size_t len, vsym_obj_t *sig_obj, size_t sig_offset,
+                                       uint64_t sig_value, vsym_signal_op_t sig_op)
+{
+    return put_signal(obj, r, offset, src, len, sig_obj, sig_offset, sig_value, sig_op, 0,
+                      "put_signal");
+}
+
+VSYM_API vsym_status_t vsym_put_signal_nbi(vsym_obj_t *obj, int r, size_t offset,
+                                           const void *src, size_t len, vsym_obj_t *sig_obj,
+                                           size_t sig_offset, uint64_t sig_value,
+                                           vsym_signal_op_t sig_op)
+{
+    return put_signal(obj, r, offset, src, len, sig_obj, sig_offset, sig_value, sig_op,
+                      VSYM_TP_NBI, "put_signal_nbi");
 }

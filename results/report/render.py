@@ -8,7 +8,8 @@ import sys
 
 import records as R
 
-SUITE_ORDER = ("put", "get", "put-nbi", "get-nbi", "atomic", "put-signal", "signal", "barrier",
+SUITE_ORDER = ("put", "get", "put-nbi", "get-nbi", "atomic", "put-signal", "put-signal-nbi",
+               "signal", "barrier",
                "allreduce", "allgather", "reduce-scatter", "broadcast", "alltoall", "fused",
                "copy", "reshard", "memcpy")
 

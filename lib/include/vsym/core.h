@@ -217,6 +217,14 @@ typedef enum vsym_signal_op {
 VSYM_API vsym_status_t vsym_put_signal(vsym_obj_t *obj, int r, size_t offset, const void *src,
                                        size_t len, vsym_obj_t *sig_obj, size_t sig_offset,
                                        uint64_t sig_value, vsym_signal_op_t sig_op);
+/* The same, non-blocking for the data (OpenSHMEM's put_signal_nbi): src may be reused only
+ * after vsym_quiet(). Over a NIC the data leaves straight from src when it is registered memory
+ * (a symmetric object), where vsym_put_signal would wait for the transfer; the signal still
+ * follows the data without further calls. A SET signal is waited for as in vsym_put_signal. */
+VSYM_API vsym_status_t vsym_put_signal_nbi(vsym_obj_t *obj, int r, size_t offset,
+                                           const void *src, size_t len, vsym_obj_t *sig_obj,
+                                           size_t sig_offset, uint64_t sig_value,
+                                           vsym_signal_op_t sig_op);
 
 /* ---- Signal pads -------------------------------------------------------------------------- */
 
