@@ -273,12 +273,31 @@ static const vsym_bench_column_t coll_cols[] = {
     {"busbw[GB/s]", 12, 2}, {"#wrong", 7, 0},
 };
 
+/* After an all-reduce table: the sizes from which each path ran (out of place), e.g.
+ * "# path: 8 B oneshot-ll, 4 KiB ring". */
+static void print_paths(vsym_bench_t *b, const char *const *paths, const char *what)
+{
+    if (b->rank != 0 || b->opts->quiet || b->opts->csv) return;
+    const char *last = NULL;
+    char sz[32];
+    printf("# path%s:", what);
+    for (int k = 0; k < b->nsizes; k++) {
+        if (paths[k] == NULL || (last != NULL && strcmp(paths[k], last) == 0)) continue;
+        printf("%s %s %s", last ? "," : "", vsym_util_format_size(b->sizes[k], sz, sizeof(sz)),
+               paths[k]);
+        last = paths[k];
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
 static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
 {
     crun_t r;
     vsym_fused_op_t fop;
     char err[200];
     double(*sym_rows)[10] = NULL; /* all-reduce: the symmetric table, printed after the sweep */
+    const char **paths = NULL;    /* all-reduce: the path of each size, out of place, per sweep */
     memset(&r, 0, sizeof(r));
     r.b = b;
     r.kind = kind;
@@ -315,7 +334,8 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
         st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &a);
         if (st == VSYM_OK) st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &d);
         sym_rows = calloc((size_t)b->nsizes, sizeof(*sym_rows));
-        if (st == VSYM_OK && sym_rows == NULL) st = VSYM_ERR_NO_MEMORY;
+        paths = calloc(2 * (size_t)b->nsizes, sizeof(*paths));
+        if (st == VSYM_OK && (sym_rows == NULL || paths == NULL)) st = VSYM_ERR_NO_MEMORY;
         if (st != VSYM_OK) goto out;
         memset(a, 0, b->max_size + 64);
         memset(d, 0, b->max_size + 64);
@@ -371,6 +391,13 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
                 json_object_set_new(rec, "dtype", json_string(vsym_dtype_name(r.dtype)));
                 if (reduces) json_object_set_new(rec, "redop", json_string(vsym_red_op_name(r.op)));
                 json_object_set_new(rec, "algo", json_string(algo ? algo : "auto"));
+                if (kind == C_ALLREDUCE) {
+                    /* The way the library ran it (AUTO's choice, symmetric buffers in place). */
+                    const char *path = vsym_coll_allreduce_path(
+                        r.coll, r.src, ip ? r.src : r.dst, r.count, r.dtype, VSYM_COLL_AUTO);
+                    json_object_set_new(rec, "path", path ? json_string(path) : json_null());
+                    if (!ip) paths[(size_t)sym * (size_t)b->nsizes + (size_t)k] = path;
+                }
                 json_object_set_new(rec, "count", json_integer((json_int_t)(r.count * per)));
                 json_object_set_new(rec, "iterations", json_integer(iters));
                 json_object_set_new(rec, "time_us", json_real(us));
@@ -390,6 +417,7 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
                 memcpy(sym_rows[k], row, sizeof(row));
         }
     }
+    if (st == VSYM_OK && nsweeps == 2) print_paths(b, paths, "");
     if (st == VSYM_OK && nsweeps == 2) {
         snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
                  reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", 1);
@@ -400,11 +428,13 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
         vsym_bench_table_header(b, key, title, coll_cols, 10);
         for (int k = 0; k < b->nsizes; k++)
             if (sym_rows[k][0] > 0) vsym_bench_table_row(b, coll_cols, 10, sym_rows[k]);
+        print_paths(b, paths + b->nsizes, ", symmetric buffers");
     }
     r.src = heap_src;
     r.dst = heap_dst;
 out:
     free(sym_rows);
+    free(paths);
     free(r.src);
     free(r.dst);
     vsym_status_t st2 = vsym_coll_destroy(r.coll);

@@ -364,6 +364,9 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
                                  vsym_red_op_name((vsym_red_op_t)o), count);
                         VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, (vsym_dtype_t)dt,
                                                           (vsym_red_op_t)o, (vsym_coll_algo_t)al));
+                        /* src may be rewritten as soon as the call returns: no peer may still
+                         * read it (in place or through a transport's put in flight). */
+                        if (!inplace) memset(src, 0x5A, count * es);
                         expect_bytes(dst, want, count * es, es, what);
                         for (int g = 0; g < GUARD; g++)
                             VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
@@ -378,6 +381,76 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
     VSYM_CHECK_OK(vsym_coll_destroy(c));
     free(want);
     if (me == 0) printf("symmetric buffers (%d ranks, NT %s): %d cases passed\n", n, nt, cases);
+}
+
+static void expect_path(vsym_coll_t *c, const void *src, const void *dst, size_t count,
+                        vsym_coll_algo_t algo, const char *want, const char *what)
+{
+    const char *got = vsym_coll_allreduce_path(c, src, dst, count, VSYM_DTYPE_F32, algo);
+    VSYM_CHECK(got != NULL && strcmp(got, want) == 0,
+               "allreduce path, %s (%zu f32, %s): %s, expected %s", what, count,
+               vsym_coll_algo_name(algo), got ? got : "NULL", want);
+}
+
+/* vsym_coll_allreduce_path: what AUTO runs by placement (the shm host, verbs on one device,
+ * 2 pretend nodes x 2 ranks), forced algorithms, symmetric buffers, errors. */
+static void t_paths(vsym_team_t *team)
+{
+    vsym_coll_t *c;
+    int n = vsym_team_size(team);
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    size_t big = 1 << 18; /* 1 MiB of f32 */
+    float *x = calloc(big, sizeof(float)), *s;
+    VSYM_CHECK(x != NULL, "calloc");
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, 2 * big * sizeof(float), (void **)&s));
+    int direct = 1;
+    for (int r = 0; r < n; r++)
+        direct &= vsym_obj_peer_ptr(c->scratch, r) != NULL;
+    int nodes = vsym_team_num_nodes(team);
+    int regular = nodes > 1 && nodes < n && n % nodes == 0;
+    for (int r = 0; regular && r < n; r++)
+        regular = vsym_team_node_of(team, r) == r / (n / nodes);
+    expect_path(c, x, x, 0, VSYM_COLL_AUTO, "none", "count 0");
+    if (n == 1) {
+        expect_path(c, x, x + 1, 1, VSYM_COLL_AUTO, "copy", "one rank");
+    } else if (direct) {
+        expect_path(c, x, x + 8, 2, VSYM_COLL_AUTO,
+                    vsym_coll_ll_usable(c, 8) ? "oneshot-ll" : "oneshot", "8 bytes on one node");
+        expect_path(c, x, x, big, VSYM_COLL_RING, "ring", "forced");
+        expect_path(c, x, x, big, VSYM_COLL_RD, "rd", "forced");
+        expect_path(c, x, x, big, VSYM_COLL_HIER, "twoshot", "HIER on one node");
+        expect_path(c, s, s + big, 16384, VSYM_COLL_AUTO, "symmetric-in-place",
+                    "symmetric buffers, 64 KiB");
+        expect_path(c, s, s, 16384, VSYM_COLL_TWOSHOT, "symmetric-in-place",
+                    "symmetric buffers in place, two-shot");
+        expect_path(c, s, s + big, 16384, VSYM_COLL_RING, "ring", "symmetric buffers, ring");
+        expect_path(c, s, s + 100, 16384, VSYM_COLL_AUTO, n == 2 ? "oneshot" : "twoshot",
+                    "symmetric buffers overlapping");
+    } else if (regular) {
+        /* Several nodes of equal size: one-shot once per node up to 4 KiB, then HIER. */
+        expect_path(c, x, x, 1024, VSYM_COLL_AUTO, "oneshot-nodes", "4 KiB across nodes");
+        expect_path(c, x, x, 1025, VSYM_COLL_AUTO, "hier", "4100 bytes across nodes");
+        expect_path(c, s, s + big, big, VSYM_COLL_AUTO, "hier", "symmetric, 1 MiB across nodes");
+        expect_path(c, x, x, big, VSYM_COLL_ONESHOT, "oneshot-nodes", "forced across nodes");
+    } else {
+        expect_path(c, x, x, 2, VSYM_COLL_AUTO, "oneshot-exchange", "8 bytes over verbs");
+        expect_path(c, x, x, big, VSYM_COLL_AUTO, n == 2 ? "oneshot-exchange" : "ring",
+                    "1 MiB over verbs");
+        expect_path(c, s, s + big, big, VSYM_COLL_HIER, "twoshot", "HIER without nodes");
+    }
+    /* The arguments the call would reject: NULL and the reason. */
+    VSYM_CHECK(vsym_coll_allreduce_path(c, x, x, 1, (vsym_dtype_t)99, VSYM_COLL_AUTO) == NULL &&
+                   strstr(vsym_error_detail(), "unknown dtype") != NULL,
+               "path of a bad dtype: %s", vsym_error_detail());
+    VSYM_CHECK(vsym_coll_allreduce_path(c, x, x, 1, VSYM_DTYPE_F32, (vsym_coll_algo_t)42) ==
+                       NULL &&
+                   strstr(vsym_error_detail(), "unknown algorithm") != NULL,
+               "path of a bad algorithm: %s", vsym_error_detail());
+    VSYM_CHECK(vsym_coll_allreduce_path(NULL, x, x, 1, VSYM_DTYPE_F32, VSYM_COLL_AUTO) == NULL,
+               "path of a NULL handle");
+    VSYM_CHECK_OK(vsym_coll_buffer_free(c, s));
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    free(x);
 }
 
 static void bad_arguments(vsym_team_t *team)
@@ -426,6 +499,7 @@ int main(int argc, char **argv)
     vsym_team_t *world = vsym_team_world(ctx);
     int n = vsym_team_size(world), me = vsym_team_rank(world);
     bad_arguments(world);
+    t_paths(world);
     t_symmetric(world, "auto");
     /* Every push of a result non-temporal. */
     setenv("VSYM_NT_THRESHOLD", "4K", 1);

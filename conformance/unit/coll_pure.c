@@ -338,8 +338,8 @@ static void test_allreduce_rule(void)
         {2, (size_t)64 << 20, 1, 1, 0, one},
         {4, 8192, 0, 0, 0, one},
         {4, 8193, 0, 0, 0, ring},
-        {4, 8192, 0, 1, 0, one},
-        {4, 8193, 0, 1, 0, VSYM_COLL_HIER},
+        {4, 4096, 0, 1, 0, one},
+        {4, 4097, 0, 1, 0, VSYM_COLL_HIER},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         vsym_coll_algo_t got = vsym_coll_allreduce_rule(cases[i].n, cases[i].bytes, cases[i].half,

@@ -484,17 +484,22 @@ static size_t xch_counter(const vsym_coll_t *c, int src)
     return c->xch_off + 2 * (size_t)c->n * c->xch_max + 8 * (size_t)src;
 }
 
-vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, const char **got)
+vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, int registered,
+                            const char **got)
 {
     const int n = c->n, me = c->me;
     const uint64_t seq = ++c->xch_seq;
+    /* From registered memory a blocking put above the transport's staging size waits for its
+     * transfer, one peer after the other: send those without waiting, quiet once at the end. */
+    const int nbi = registered && len > COLL_XCH_NBI_MIN;
     if (len > c->xch_max)
         return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "collective exchange: %zu bytes per peer, at most %zu",
                          len, c->xch_max);
     for (int i = 1; i < n; i++) {
         int r = (me + i) % n;
-        VSYM_TRY(vsym_put_signal(c->scratch, r, xch_slot(c, seq, me), blk[r], len, c->scratch,
-                                 xch_counter(c, me), 1, VSYM_SIGNAL_ADD));
+        VSYM_TRY((nbi ? vsym_put_signal_nbi : vsym_put_signal)(
+            c->scratch, r, xch_slot(c, seq, me), blk[r], len, c->scratch, xch_counter(c, me), 1,
+            VSYM_SIGNAL_ADD));
     }
     char *own = c->base + xch_slot(c, seq, me);
     memcpy(own, blk[me], len);
@@ -506,7 +511,8 @@ vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, 
                               "exchange (arrival counter)"));
         got[r] = c->base + xch_slot(c, seq, r);
     }
-    return VSYM_OK;
+    /* The blocks may be rewritten once this returns. */
+    return nbi ? vsym_quiet(c->ctx) : VSYM_OK;
 }
 
 /* ---- Pairwise model ----------------------------------------------------------------------- */
@@ -617,12 +623,13 @@ static vsym_status_t xch_blocks(vsym_coll_t *c, const char *src, char *dst, size
                                 int blocks, size_t es, vsym_dtype_t dtype, vsym_red_op_t op)
 {
     const size_t maxe = c->xch_max / es, stride = blocks ? count * es : 0;
+    const int reg = vsym_coll_find_buf(c, src, count * es * (blocks ? (size_t)c->n : 1)) != NULL;
     const char *got[c->n], *blk[c->n];
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         for (int r = 0; r < c->n; r++)
             blk[r] = src + off * es + (size_t)r * stride;
-        VSYM_TRY(vsym_coll_xch(c, blk, m * es, got));
+        VSYM_TRY(vsym_coll_xch(c, blk, m * es, reg, got));
         if (dtype != VSYM_DTYPE_COUNT) {
             vsym_coll_reduce(dtype, op, dst + off * es, (const void *const *)got, c->n, m);
             continue;
@@ -659,16 +666,21 @@ static const char *const kind_names[] = {"broadcast", "allgather", "reduce_scatt
                                          "alltoall"};
 
 static vsym_status_t hier_setup(vsym_coll_t *c);
+/* Whether the team is a regular node-major layout over several nodes of more than one rank
+ * each (what the two-level algorithms need). Local. */
+static int hier_regular(const vsym_coll_t *c);
 
 vsym_coll_algo_t vsym_coll_allreduce_rule(int n, size_t bytes, int half, int multi_node,
                                           int all_direct)
 {
     /* Across nodes: the hierarchical all-reduce sends each byte over the network once per
-     * node. Soft-RoCE VM, 2 nodes x 2 ranks: 32 KiB 14 ms against 35-41 ms for the ring, 1 MiB
-     * 159 ms against 269 ms; 1 KiB 10.5 ms against 11.1 ms for one-shot (which stays up to
-     * 8 KiB: one network round either way). Those one-shot figures predate the push exchange
-     * (a signal barrier and reads then); the 8 KiB limit has not been measured again. */
-    if (multi_node && bytes > 8192 && n > 2) return VSYM_COLL_HIER;
+     * node, and each rank only its 1/L share of the vector (L ranks per node), through the
+     * push exchange. Soft-RoCE VM, 2 nodes x 2 ranks, each algorithm forced, two launches,
+     * ordinary and symmetric buffers, out of and in place, one-shot (the exchange, each whole
+     * vector once per node) over hierarchical: 0.50-1.83 at 256 B-1 KiB and 0.59-1.41 at
+     * 4 KiB (no winner), 0.90-2.35 at 8 KiB (at least 1.03 in 7 of 8), 1.09-2.41 at 16-64 KiB
+     * (results/coll/softroce-2core-zen3-2026-11-26-stop24). */
+    if (multi_node && n > 2) return bytes <= 4096 ? VSYM_COLL_ONESHOT : VSYM_COLL_HIER;
     /* Peers over verbs: one-shot is the push exchange (every rank puts its vector to every
      * peer, a counter add with it, no barrier). Two ranks send each byte once in it, as in any
      * algorithm, with one network crossing per 64 KiB: Soft-RoCE VM, 2 ranks over verbs on one
@@ -703,9 +715,10 @@ vsym_coll_algo_t vsym_coll_allreduce_rule(int n, size_t bytes, int half, int mul
 }
 
 /* The algorithm to run: an explicit one, else VSYM_COLL_ALGO, else a rule by size and by how
- * the peers are reached. Every rank resolves the same way (same settings, same arguments). */
-static vsym_status_t resolve_algo(vsym_coll_t *c, coll_kind_t kind, vsym_coll_algo_t algo,
-                                  size_t bytes, int half, vsym_coll_algo_t *algo_p)
+ * the peers are reached. Every rank resolves the same way (same settings, same arguments).
+ * Local (pick_algo); resolve_algo also makes the sub-teams HIER runs on (collective). */
+static vsym_status_t pick_algo(const vsym_coll_t *c, coll_kind_t kind, vsym_coll_algo_t algo,
+                               size_t bytes, int half, vsym_coll_algo_t *algo_p)
 {
     if ((unsigned)algo >= VSYM_COLL_ALGO_COUNT)
         return VSYM_FAIL(VSYM_ERR_BAD_MODE, "%s: unknown algorithm %d", kind_names[kind],
@@ -725,11 +738,16 @@ static vsym_status_t resolve_algo(vsym_coll_t *c, coll_kind_t kind, vsym_coll_al
             break;
         }
     }
-    if (algo == VSYM_COLL_HIER) {
-        VSYM_TRY(hier_setup(c));
-        if (c->hier_state < 0) algo = VSYM_COLL_TWOSHOT;
-    }
+    if (algo == VSYM_COLL_HIER && !hier_regular(c)) algo = VSYM_COLL_TWOSHOT;
     *algo_p = algo;
+    return VSYM_OK;
+}
+
+static vsym_status_t resolve_algo(vsym_coll_t *c, coll_kind_t kind, vsym_coll_algo_t algo,
+                                  size_t bytes, int half, vsym_coll_algo_t *algo_p)
+{
+    VSYM_TRY(pick_algo(c, kind, algo, bytes, half, algo_p));
+    if (*algo_p == VSYM_COLL_HIER) VSYM_TRY(hier_setup(c));
     return VSYM_OK;
 }
 
@@ -983,16 +1001,27 @@ static vsym_status_t ar_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
 
 /* Sub-teams for two-level algorithms: the ranks of each node, and the ranks of equal local
  * rank across nodes. Needs a node-major team with the same number of ranks on every node. */
+static int hier_regular(const vsym_coll_t *c)
+{
+    if (c->hier_state != 0) return c->hier_state > 0;
+    int nodes = vsym_team_num_nodes(c->team);
+    if (nodes <= 1 || nodes == c->n || c->n % nodes != 0)
+        return 0; /* one level only: nothing to gain from two */
+    int L = c->n / nodes;
+    for (int r = 0; r < c->n; r++)
+        if (vsym_team_node_of(c->team, r) != r / L) return 0;
+    return 1;
+}
+
 static vsym_status_t hier_setup(vsym_coll_t *c)
 {
     if (c->hier_state != 0) return VSYM_OK;
-    int nodes = vsym_team_num_nodes(c->team);
+    if (!hier_regular(c)) {
+        c->hier_state = -1;
+        return VSYM_OK;
+    }
+    int nodes = vsym_team_num_nodes(c->team), L = c->n / nodes;
     c->hier_state = -1;
-    if (nodes <= 1 || nodes == c->n || c->n % nodes != 0)
-        return VSYM_OK; /* one level only: nothing to gain from two */
-    int L = c->n / nodes;
-    for (int r = 0; r < c->n; r++)
-        if (vsym_team_node_of(c->team, r) != r / L) return VSYM_OK;
     vsym_team_t *t;
     for (int i = 0; i < nodes; i++) {
         VSYM_TRY(vsym_team_split_strided(c->team, i * L, 1, L, &t));
@@ -1004,6 +1033,9 @@ static vsym_status_t hier_setup(vsym_coll_t *c)
     }
     VSYM_TRY(vsym_coll_create(c->node_team, &c->node_coll));
     VSYM_TRY(vsym_coll_create(c->inter_team, &c->inter_coll));
+    /* Each level picks its own algorithm by the rule: VSYM_COLL_ALGO=hier names the two-level
+     * scheme, not the algorithm of its levels (which would map hier to two-shot there). */
+    c->node_coll->env_algo = c->inter_coll->env_algo = VSYM_COLL_AUTO;
     c->local_size = L;
     c->hier_state = 1;
     return VSYM_OK;
@@ -1053,11 +1085,12 @@ static vsym_status_t ar_oneshot_nodes(vsym_coll_t *c, const char *src, char *dst
     const size_t maxe = min_sz(ic->xch_max, nc->chunk / (size_t)N) / es;
     const char *got[N], *blk[N];
     const void *srcs[c->n];
+    const int reg = vsym_coll_find_buf(c, src, count * es) != NULL;
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         for (int j = 0; j < N; j++)
             blk[j] = src + off * es;
-        VSYM_TRY(vsym_coll_xch(ic, blk, len, got));
+        VSYM_TRY(vsym_coll_xch(ic, blk, len, reg, got));
         char *buf = vsym_coll_bar_buf(nc);
         for (int j = 0; j < N; j++)
             memcpy(buf + (size_t)j * len, got[j], len);
@@ -1071,23 +1104,38 @@ static vsym_status_t ar_oneshot_nodes(vsym_coll_t *c, const char *src, char *dst
     return VSYM_OK;
 }
 
-VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void *dst, size_t count,
-                                           vsym_dtype_t dtype, vsym_red_op_t op,
-                                           vsym_coll_algo_t algo)
+/* The ways an all-reduce runs (vsym_coll_allreduce_path names them). */
+typedef enum ar_path {
+    AR_NONE,
+    AR_COPY,
+    AR_ZEROCOPY,
+    AR_LL,
+    AR_ONESHOT,
+    AR_XCH,
+    AR_NODES,
+    AR_TWOSHOT,
+    AR_RING,
+    AR_RD,
+    AR_HIER,
+} ar_path_t;
+
+static const char *const ar_path_names[] = {
+    "none",       "copy",          "symmetric-in-place", "oneshot-ll", "oneshot",
+    "oneshot-exchange", "oneshot-nodes", "twoshot",       "ring",       "rd",
+    "hier",
+};
+
+/* The path of an all-reduce whose algorithm resolved to algo (chosen: left to the library);
+ * *sb_p, *db_p the symmetric buffers of src and dst for AR_ZEROCOPY. Local. */
+static ar_path_t ar_path(const vsym_coll_t *c, const void *src, const void *dst, size_t count,
+                         vsym_dtype_t dtype, vsym_coll_algo_t algo, int chosen,
+                         vsym_coll_buf_t **sb_p, vsym_coll_buf_t **db_p)
 {
-    VSYM_TRY(check_args(c, "allreduce", src, dst, count, dtype, 1));
-    VSYM_TRY(vsym_coll_check_dtype_op(dtype, op, "allreduce"));
-    size_t bytes = count * vsym_dtype_size(dtype);
-    int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
+    const size_t bytes = count * vsym_dtype_size(dtype);
+    if (count == 0) return AR_NONE;
+    if (c->n == 1) return AR_COPY;
     /* Symmetric buffers are read in place when the algorithm is left to the library, or is
      * one of the two it replaces. */
-    const int chosen = algo == VSYM_COLL_AUTO && c->env_algo == VSYM_COLL_AUTO;
-    VSYM_TRY(resolve_algo(c, KIND_ALLREDUCE, algo, bytes, half, &algo));
-    if (count == 0) return VSYM_OK;
-    if (c->n == 1) {
-        copy_bytes(dst, src, count * vsym_dtype_size(dtype));
-        return VSYM_OK;
-    }
     if (c->all_direct && (chosen || algo == VSYM_COLL_TWOSHOT || algo == VSYM_COLL_ONESHOT)) {
         vsym_coll_buf_t *sb = vsym_coll_find_buf(c, src, bytes),
                         *db = sb ? vsym_coll_find_buf(c, dst, bytes) : NULL;
@@ -1098,30 +1146,83 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
          * against 26-30; 4 ranks 16 KiB 8.8-13.1 against 14.3-25.3, 64 KiB 13.2-17.5 against
          * 58-63. */
         if (db != NULL &&
-            ((const char *)src + bytes <= (char *)dst || (char *)dst + bytes <= (const char *)src ||
-             src == dst) &&
-            bytes >= c->zc_min)
-            return ar_zerocopy(c, sb, src, db, dst, count, dtype, op);
+            ((const char *)src + bytes <= (const char *)dst ||
+             (const char *)dst + bytes <= (const char *)src || src == dst) &&
+            bytes >= c->zc_min) {
+            *sb_p = sb;
+            *db_p = db;
+            return AR_ZEROCOPY;
+        }
     }
-    if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, count * vsym_dtype_size(dtype)))
-        return ar_ll(c, src, dst, count, dtype, op);
-    if (algo == VSYM_COLL_ONESHOT && !c->all_direct) {
-        if (vsym_team_num_nodes(c->team) > 1) VSYM_TRY(hier_setup(c));
-        if (c->hier_state > 0) return ar_oneshot_nodes(c, src, dst, count, dtype, op);
-        return xch_blocks(c, src, dst, count, 0, vsym_dtype_size(dtype), dtype, op);
-    }
+    if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, bytes)) return AR_LL;
+    if (algo == VSYM_COLL_ONESHOT && !c->all_direct)
+        return vsym_team_num_nodes(c->team) > 1 && hier_regular(c) ? AR_NODES : AR_XCH;
     switch (algo) {
     case VSYM_COLL_ONESHOT:
-        return ar_oneshot(c, src, dst, count, dtype, op);
+        return AR_ONESHOT;
     case VSYM_COLL_RING:
-        return ar_ring(c, src, dst, count, dtype, op);
+        return AR_RING;
     case VSYM_COLL_RD:
-        return ar_rd(c, src, dst, count, dtype, op);
+        return AR_RD;
     case VSYM_COLL_HIER:
+        return AR_HIER;
+    default:
+        return AR_TWOSHOT;
+    }
+}
+
+VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void *dst, size_t count,
+                                           vsym_dtype_t dtype, vsym_red_op_t op,
+                                           vsym_coll_algo_t algo)
+{
+    VSYM_TRY(check_args(c, "allreduce", src, dst, count, dtype, 1));
+    VSYM_TRY(vsym_coll_check_dtype_op(dtype, op, "allreduce"));
+    const size_t es = vsym_dtype_size(dtype);
+    const int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
+    const int chosen = algo == VSYM_COLL_AUTO && c->env_algo == VSYM_COLL_AUTO;
+    VSYM_TRY(resolve_algo(c, KIND_ALLREDUCE, algo, count * es, half, &algo));
+    vsym_coll_buf_t *sb = NULL, *db = NULL;
+    switch (ar_path(c, src, dst, count, dtype, algo, chosen, &sb, &db)) {
+    case AR_NONE:
+        return VSYM_OK;
+    case AR_COPY:
+        copy_bytes(dst, src, count * es);
+        return VSYM_OK;
+    case AR_ZEROCOPY:
+        return ar_zerocopy(c, sb, src, db, dst, count, dtype, op);
+    case AR_LL:
+        return ar_ll(c, src, dst, count, dtype, op);
+    case AR_NODES:
+        VSYM_TRY(hier_setup(c));
+        return ar_oneshot_nodes(c, src, dst, count, dtype, op);
+    case AR_XCH:
+        return xch_blocks(c, src, dst, count, 0, es, dtype, op);
+    case AR_ONESHOT:
+        return ar_oneshot(c, src, dst, count, dtype, op);
+    case AR_RING:
+        return ar_ring(c, src, dst, count, dtype, op);
+    case AR_RD:
+        return ar_rd(c, src, dst, count, dtype, op);
+    case AR_HIER:
         return ar_hier(c, src, dst, count, dtype, op);
     default:
         return ar_twoshot(c, src, dst, count, dtype, op);
     }
+}
+
+VSYM_API const char *vsym_coll_allreduce_path(vsym_coll_t *c, const void *src, const void *dst,
+                                              size_t count, vsym_dtype_t dtype,
+                                              vsym_coll_algo_t algo)
+{
+    if (check_args(c, "allreduce_path", src, (void *)dst, count, dtype, 1) != VSYM_OK)
+        return NULL;
+    const int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
+    const int chosen = algo == VSYM_COLL_AUTO && c->env_algo == VSYM_COLL_AUTO;
+    if (pick_algo(c, KIND_ALLREDUCE, algo, count * vsym_dtype_size(dtype), half, &algo) !=
+        VSYM_OK)
+        return NULL;
+    vsym_coll_buf_t *sb = NULL, *db = NULL;
+    return ar_path_names[ar_path(c, src, dst, count, dtype, algo, chosen, &sb, &db)];
 }
 
 /* ---- All-gather --------------------------------------------------------------------------- */

@@ -137,8 +137,12 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
  * outputs may overlap the inputs). Two rotating sets of slots, safe because every rank sends to
  * every other in every exchange: a rank writes a set again two exchanges later, after it has
  * received every peer's data of the exchange between, which each peer sent only once it had
- * finished reading. */
-vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, const char **got);
+ * finished reading. The blocks may be rewritten once it returns. */
+vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, int registered,
+                            const char **got);
+/* registered: the blocks lie in registered memory (symmetric buffers); above this many bytes
+ * their puts go non-blocking (a transport stages smaller ones and does not wait for them). */
+#define COLL_XCH_NBI_MIN 8192
 
 /* ---- Fused topology helpers (fused.c) ----------------------------------------------------- */
 

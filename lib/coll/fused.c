@@ -422,7 +422,9 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
     uint64_t seq = 0;
     const void *srcs[f->W];
     const char *got[f->W], *blk[f->W];
-    if (xch) maxe = c->xch_max / es; /* peers over verbs: push exchanges in chunks */
+    /* Peers over verbs: push exchanges in chunks, non-blocking from a symmetric buffer. */
+    const int reg = xch && vsym_coll_find_buf(c, in, nb * n * es) != NULL;
+    if (xch) maxe = c->xch_max / es;
     if (ll) {
         seq = ++c->ll_seq;
         maxe = n;
@@ -443,7 +445,7 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
                 vsym_fused_topo_ranks(&f->topo, r, &rt, &rd);
                 blk[r] = in + ((nb > 1 ? (size_t)rd * n : 0) + off) * es;
             }
-            VSYM_TRY(vsym_coll_xch(c, blk, len, got));
+            VSYM_TRY(vsym_coll_xch(c, blk, len, reg, got));
         } else if (!ll) {
             publish_blocks(c, in, nb, n, off, m, es);
             VSYM_TRY(vsym_coll_bar_sync(c));

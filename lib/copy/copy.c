@@ -986,7 +986,9 @@ static void move_local(char *dst, uint64_t drow, uint64_t dstride, const char *s
 }
 
 /* One range of a batch: a plain put, or for the batch's last range a put with the done signal,
- * behind a fence when earlier puts went out (*puts counts them). */
+ * behind a fence when earlier puts went out (*puts counts them). Both non-blocking: the send
+ * buffers are not rewritten during a run, which ends with a quiet (a gathered slot is quieted
+ * before it is rewritten), so a rank does not wait for a batch's transfer before the next. */
 static vsym_status_t put_range(vsym_copy_t *svc, vsym_obj_t *obj, int d, size_t off,
                                const void *src, size_t len, int last, size_t *puts)
 {
@@ -998,8 +1000,8 @@ static vsym_status_t put_range(vsym_copy_t *svc, vsym_obj_t *obj, int d, size_t 
         vsym_status_t st = vsym_fence(svc->ctx);
         if (st != VSYM_OK) return st;
     }
-    return vsym_put_signal(obj, d, off, src, len, svc->ctrl, DONE_OFF(svc, svc->rank), 1,
-                           VSYM_SIGNAL_ADD);
+    return vsym_put_signal_nbi(obj, d, off, src, len, svc->ctrl, DONE_OFF(svc, svc->rank), 1,
+                               VSYM_SIGNAL_ADD);
 }
 
 /* Rows into a contiguous range out of reach of stores (the staging slot over verbs): gathered

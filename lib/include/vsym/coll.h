@@ -64,7 +64,8 @@ typedef enum vsym_red_op {
  *   RD       recursive doubling (all-reduce; all-gather on power-of-two teams, else RING),
  *            a binomial tree (broadcast); ONESHOT for reduce-scatter and all-to-all.
  *   HIER     two levels: inside each node, across nodes between ranks of equal local rank,
- *            then inside the node again (all-reduce); teams that are not a regular node-major
+ *            then inside the node again (all-reduce), each level with the algorithm AUTO picks
+ *            for it (whatever VSYM_COLL_ALGO says); teams that are not a regular node-major
  *            layout, and the other collectives, use TWOSHOT. */
 typedef enum vsym_coll_algo {
     VSYM_COLL_AUTO,
@@ -143,11 +144,22 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *s
  * ONESHOT for small sizes, then RING (two ranks, and up to 8 ranks from 1 MiB) or TWOSHOT;
  * src and dst in the handle's symmetric buffers are read and written in place from
  * VSYM_COLL_ZEROCOPY_MIN (4 KiB);
- * across nodes HIER above 8 KiB (ONESHOT below; two ranks over verbs: ONESHOT at every size).
+ * across nodes HIER above 4 KiB (ONESHOT below; two ranks over verbs: ONESHOT at every size).
  * Whatever the algorithm, every rank gets bitwise the same result. */
 VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, void *dst,
                                            size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
                                            vsym_coll_algo_t algo);
+
+/* The way vsym_coll_allreduce with these arguments would run, as a name: "none" (count 0),
+ * "copy" (one rank),
+ * "symmetric-in-place" (peers' symmetric buffers read and written in place), "oneshot-ll" (the
+ * low-latency exchange), "oneshot", "oneshot-exchange" (the push exchange over verbs),
+ * "oneshot-nodes" (the push exchange once per node, then shared inside it), "twoshot",
+ * "ring", "rd", "hier"; NULL for arguments the call would reject (see vsym_error_detail).
+ * Local: no communication. What benchmarks record as the effective algorithm of AUTO. */
+VSYM_API const char *vsym_coll_allreduce_path(vsym_coll_t *coll, const void *src,
+                                              const void *dst, size_t count, vsym_dtype_t dtype,
+                                              vsym_coll_algo_t algo);
 
 /* All-to-all: block j (count elements) of src goes to rank j, which stores it as block i
  * (the sender's rank) of dst. Both buffers hold team_size x count elements. */
