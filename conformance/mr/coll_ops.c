@@ -309,6 +309,11 @@ static void suite(vsym_team_t *team, const char *team_name, int remote)
             t_bitwise(c, team, fl[k], (vsym_coll_algo_t)a, 2999, (unsigned)(a * 3 + k));
     }
     VSYM_CHECK_OK(vsym_coll_barrier(c));
+    /* The push exchange's slots exist once a one-shot ran with peers out of load/store reach,
+     * and never on a team whose ranks all reach each other. */
+    VSYM_CHECK((c->xch != NULL) == (!c->all_direct && n > 1),
+               "%s%s: exchange slots %s after every algorithm ran", team_name,
+               remote ? " (as if remote)" : "", c->xch ? "allocated" : "absent");
     VSYM_CHECK_OK(vsym_coll_destroy(c));
     if (me == 0)
         printf("%s (%d ranks%s): %d cases passed%s\n", team_name, n, remote ? ", as if remote" : "",

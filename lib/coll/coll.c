@@ -96,19 +96,16 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory");
         goto err_mem;
     }
-    /* Push exchange: two sets of n landing slots, then n counters (after the LL regions). */
+    /* Push exchange: its block size per peer now, its slots at first use (xch_setup). */
     c->xch_max = c->n > 1 ? (COLL_XCH_AREA / (size_t)c->n) & ~(size_t)63 : 0;
     if (c->xch_max > COLL_XCH_MAX) c->xch_max = COLL_XCH_MAX;
-    c->xch_off = 4 * c->chunk + 64 + 4 * (size_t)VSYM_COLL_LL_MAX;
-    const size_t xch_cnt = c->xch_off + 2 * (size_t)c->n * c->xch_max;
-    st = vsym_alloc(team, xch_cnt + 8 * (size_t)c->n, &c->scratch);
+    st = vsym_alloc(team, 4 * c->chunk + 64 + 4 * (size_t)VSYM_COLL_LL_MAX, &c->scratch);
     if (st != VSYM_OK) goto err_mem;
     c->base = vsym_obj_ptr(c->scratch);
     c->flag = (uint64_t *)(c->base + 4 * c->chunk);
-    /* The heap may hold counters of an earlier object here: zero them, and let no peer look
-     * or add before every rank has (the barrier below). */
+    /* The heap may hold a counter of an earlier object here: zero it, and let no peer look
+     * before every rank has (the barrier below). */
     __atomic_store_n(c->flag, 0, __ATOMIC_RELEASE);
-    memset(c->base + xch_cnt, 0, 8 * (size_t)c->n);
     {
         static long cores;
         if (cores == 0) cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -176,6 +173,7 @@ VSYM_API vsym_status_t vsym_coll_destroy(vsym_coll_t *c)
     if (c->inter_coll) vsym_coll_destroy(c->inter_coll);
     if (c->node_team) vsym_team_destroy(c->node_team);
     if (c->inter_team) vsym_team_destroy(c->inter_team);
+    if (c->xch != NULL && (st2 = vsym_obj_free(c->xch)) != VSYM_OK && st == VSYM_OK) st = st2;
     st2 = vsym_obj_free(c->scratch);
     if (st == VSYM_OK) st = st2;
     free(c->tmp);
@@ -474,14 +472,34 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
 
 /* ---- Push exchange ------------------------------------------------------------------------ */
 
+/* Offsets in c->xch: two sets of n landing slots of xch_max bytes, then n counters. */
 static size_t xch_slot(const vsym_coll_t *c, uint64_t seq, int src)
 {
-    return c->xch_off + ((size_t)(seq & 1) * (size_t)c->n + (size_t)src) * c->xch_max;
+    return ((size_t)(seq & 1) * (size_t)c->n + (size_t)src) * c->xch_max;
 }
 
 static size_t xch_counter(const vsym_coll_t *c, int src)
 {
-    return c->xch_off + 2 * (size_t)c->n * c->xch_max + 8 * (size_t)src;
+    return 2 * (size_t)c->n * c->xch_max + 8 * (size_t)src;
+}
+
+/* The exchange's object, made at the first exchange of the handle (collective: every rank of
+ * the team reaches it in the same collective call), so that teams whose ranks all reach each
+ * other by load and store, which never exchange, do not hold it. */
+static vsym_status_t xch_setup(vsym_coll_t *c)
+{
+    const size_t cnt = xch_counter(c, 0);
+    VSYM_TRY(vsym_alloc(c->team, cnt + 8 * (size_t)c->n, &c->xch));
+    c->xch_base = vsym_obj_ptr(c->xch);
+    /* The heap may hold counters of an earlier object here: zero them, and let no peer add
+     * before every rank has. */
+    memset(c->xch_base + cnt, 0, 8 * (size_t)c->n);
+    vsym_status_t st = vsym_signal_barrier(c->xch, 0, c->timeout);
+    if (st != VSYM_OK) {
+        vsym_obj_free(c->xch);
+        c->xch = NULL;
+    }
+    return st;
 }
 
 vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, int registered,
@@ -495,21 +513,23 @@ vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, 
     if (len > c->xch_max)
         return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "collective exchange: %zu bytes per peer, at most %zu",
                          len, c->xch_max);
+    if (c->xch == NULL) VSYM_TRY(xch_setup(c));
     for (int i = 1; i < n; i++) {
         int r = (me + i) % n;
-        VSYM_TRY((nbi ? vsym_put_signal_nbi : vsym_put_signal)(
-            c->scratch, r, xch_slot(c, seq, me), blk[r], len, c->scratch, xch_counter(c, me), 1,
-            VSYM_SIGNAL_ADD));
+        VSYM_TRY((nbi ? vsym_put_signal_nbi : vsym_put_signal)(c->xch, r, xch_slot(c, seq, me),
+                                                              blk[r], len, c->xch,
+                                                              xch_counter(c, me), 1,
+                                                              VSYM_SIGNAL_ADD));
     }
-    char *own = c->base + xch_slot(c, seq, me);
+    char *own = c->xch_base + xch_slot(c, seq, me);
     memcpy(own, blk[me], len);
     got[me] = own;
     /* Peers in the order they were sent to from here: the one before this rank first. */
     for (int i = 1; i < n; i++) {
         int r = (me + n - i) % n;
-        VSYM_TRY(counter_wait(c, (const uint64_t *)(c->base + xch_counter(c, r)), seq, r,
+        VSYM_TRY(counter_wait(c, (const uint64_t *)(c->xch_base + xch_counter(c, r)), seq, r,
                               "exchange (arrival counter)"));
-        got[r] = c->base + xch_slot(c, seq, r);
+        got[r] = c->xch_base + xch_slot(c, seq, r);
     }
     /* The blocks may be rewritten once this returns. */
     return nbi ? vsym_quiet(c->ctx) : VSYM_OK;

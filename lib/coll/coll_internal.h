@@ -89,7 +89,8 @@ struct vsym_coll {
     vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
     uint64_t ll_seq;       /* low-latency (LL) calls so far */
     size_t xch_max;        /* largest block per peer of the push exchange (0: none) */
-    size_t xch_off;        /* scratch offset of its landing slots, then its counters */
+    vsym_obj_t *xch;       /* its landing slots, then its counters; made at first use */
+    char *xch_base;        /* this rank's memory of xch */
     uint64_t xch_seq;      /* push exchanges so far */
     char *ll_tmp;          /* n x VSYM_COLL_LL_MAX: peers' unpacked LL data */
     char *push_tmp;        /* COLL_PUSH_BLOCK bytes: a block reduced before its pushes, or NULL */

@@ -93,9 +93,10 @@ VSYM_API const char *vsym_coll_algo_name(vsym_coll_algo_t algo);
 VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo_t *algo_p);
 
 /* Create a collective handle for team: allocates the scratch symmetric memory once (four
- * regions of VSYM_COLL_SCRATCH bytes, plus 64 KiB for the low-latency protocol and up to 2 MiB
- * of landing slots for the push exchange (2 x team size x 64 KiB, at most), per rank) and
- * reads VSYM_COLL_ALGO. Collective over the team. Synchronisation: on one node a per-rank
+ * regions of VSYM_COLL_SCRATCH bytes, plus 64 KiB for the low-latency protocol, per rank) and
+ * reads VSYM_COLL_ALGO. With peers over verbs, the first one-shot collective adds up to 2 MiB
+ * per rank of landing slots for the push exchange (2 x team size x 64 KiB, at most); teams on
+ * one node never do. Collective over the team. Synchronisation: on one node a per-rank
  * phase counter polled through load/store pointers, and for up to 1 KiB of one-shot data a
  * low-latency exchange whose data carries its own sequence number (no barrier at all); across
  * nodes the signal pads of the scratch object, and for one-shot data the push exchange's
