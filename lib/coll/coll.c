@@ -1036,12 +1036,10 @@ static int hier_regular(const vsym_coll_t *c)
 static vsym_status_t hier_setup(vsym_coll_t *c)
 {
     if (c->hier_state != 0) return VSYM_OK;
-    if (!hier_regular(c)) {
-        c->hier_state = -1;
-        return VSYM_OK;
-    }
+    const int regular = hier_regular(c);
+    c->hier_state = -1; /* 1 once every step below has succeeded */
+    if (!regular) return VSYM_OK;
     int nodes = vsym_team_num_nodes(c->team), L = c->n / nodes;
-    c->hier_state = -1;
     vsym_team_t *t;
     for (int i = 0; i < nodes; i++) {
         VSYM_TRY(vsym_team_split_strided(c->team, i * L, 1, L, &t));
@@ -1191,6 +1189,19 @@ static ar_path_t ar_path(const vsym_coll_t *c, const void *src, const void *dst,
     }
 }
 
+/* The path of an all-reduce with the requested algorithm (AUTO, or one by name). Local: the
+ * sub-teams of AR_NODES and AR_HIER are made by the caller that runs it. */
+static vsym_status_t ar_plan(const vsym_coll_t *c, const void *src, const void *dst, size_t count,
+                             vsym_dtype_t dtype, vsym_coll_algo_t algo, ar_path_t *path_p,
+                             vsym_coll_buf_t **sb_p, vsym_coll_buf_t **db_p)
+{
+    const int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
+    const int chosen = algo == VSYM_COLL_AUTO && c->env_algo == VSYM_COLL_AUTO;
+    VSYM_TRY(pick_algo(c, KIND_ALLREDUCE, algo, count * vsym_dtype_size(dtype), half, &algo));
+    *path_p = ar_path(c, src, dst, count, dtype, algo, chosen, sb_p, db_p);
+    return VSYM_OK;
+}
+
 VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void *dst, size_t count,
                                            vsym_dtype_t dtype, vsym_red_op_t op,
                                            vsym_coll_algo_t algo)
@@ -1198,11 +1209,10 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
     VSYM_TRY(check_args(c, "allreduce", src, dst, count, dtype, 1));
     VSYM_TRY(vsym_coll_check_dtype_op(dtype, op, "allreduce"));
     const size_t es = vsym_dtype_size(dtype);
-    const int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
-    const int chosen = algo == VSYM_COLL_AUTO && c->env_algo == VSYM_COLL_AUTO;
-    VSYM_TRY(resolve_algo(c, KIND_ALLREDUCE, algo, count * es, half, &algo));
     vsym_coll_buf_t *sb = NULL, *db = NULL;
-    switch (ar_path(c, src, dst, count, dtype, algo, chosen, &sb, &db)) {
+    ar_path_t path;
+    VSYM_TRY(ar_plan(c, src, dst, count, dtype, algo, &path, &sb, &db));
+    switch (path) {
     case AR_NONE:
         return VSYM_OK;
     case AR_COPY:
@@ -1224,6 +1234,7 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
     case AR_RD:
         return ar_rd(c, src, dst, count, dtype, op);
     case AR_HIER:
+        VSYM_TRY(hier_setup(c));
         return ar_hier(c, src, dst, count, dtype, op);
     default:
         return ar_twoshot(c, src, dst, count, dtype, op);
@@ -1234,15 +1245,12 @@ VSYM_API const char *vsym_coll_allreduce_path(vsym_coll_t *c, const void *src, c
                                               size_t count, vsym_dtype_t dtype,
                                               vsym_coll_algo_t algo)
 {
-    if (check_args(c, "allreduce_path", src, (void *)dst, count, dtype, 1) != VSYM_OK)
-        return NULL;
-    const int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
-    const int chosen = algo == VSYM_COLL_AUTO && c->env_algo == VSYM_COLL_AUTO;
-    if (pick_algo(c, KIND_ALLREDUCE, algo, count * vsym_dtype_size(dtype), half, &algo) !=
-        VSYM_OK)
-        return NULL;
     vsym_coll_buf_t *sb = NULL, *db = NULL;
-    return ar_path_names[ar_path(c, src, dst, count, dtype, algo, chosen, &sb, &db)];
+    ar_path_t path;
+    if (check_args(c, "allreduce_path", src, (void *)dst, count, dtype, 1) != VSYM_OK ||
+        ar_plan(c, src, dst, count, dtype, algo, &path, &sb, &db) != VSYM_OK)
+        return NULL;
+    return ar_path_names[path];
 }
 
 /* ---- All-gather --------------------------------------------------------------------------- */
