@@ -140,9 +140,11 @@ static const vsym_bench_column_t cols[] = {
 static int reshard_run(vsym_bench_t *b)
 {
     const vsym_bench_opts_t *o = b->opts;
-    int me = b->rank, n = b->nranks, divisor;
+    int me = b->rank, n = b->nranks, divisor = 1;
     uint64_t wrong = 0;
-    parse_scale(o->scale, &divisor);
+    if (parse_scale(o->scale, &divisor) != 0) /* checked with the options already */
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "reshard: --scale: expected 1/N, got '%s'",
+                         o->scale);
     vsym_reshard_model_t *full = NULL, *m = NULL;
     vsym_reshard_plan_t *plan = NULL;
     vsym_reshard_exec_t *x = NULL;

@@ -306,8 +306,11 @@ static pair_result_t *pair_of(conform_report_t *rep, int a, int b)
 static void append_detail(pair_result_t *pr, const char *text)
 {
     size_t used = strlen(pr->detail);
-    if (text[0] && used + 3 < sizeof(pr->detail))
-        snprintf(pr->detail + used, sizeof(pr->detail) - used, "%s%s", used ? "; " : "", text);
+    /* A long detail is cut at the end of the field (the return value checked: at -O3 GCC
+     * warns about a truncation it cannot rule out otherwise). */
+    if (text[0] && used + 3 < sizeof(pr->detail) &&
+        snprintf(pr->detail + used, sizeof(pr->detail) - used, "%s%s", used ? "; " : "", text) < 0)
+        pr->detail[used] = '\0';
 }
 
 static void merge_msg(conform_report_t *rep, int me, const pair_msg_t *m)
