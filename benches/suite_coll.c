@@ -9,7 +9,9 @@
  * (with --check) counts elements that differ from the expected values after an extra checked
  * call of each size; any wrong value makes the driver exit 1.
  *   --dtype f32|f64|f16|bf16|i32|i64|u64 (default f32), --op sum|min|max|prod (default sum),
- *   the algorithm from VSYM_COLL_ALGO (auto, oneshot, twoshot, ring, rd, hier).
+ *   the algorithm from VSYM_COLL_ALGO (auto, oneshot, twoshot, ring, rd, hier). What ran is
+ *   each record's "path" (vsym_coll_path: AUTO's choice, or what a forced algorithm maps to),
+ *   and a "# path:" line under each table lists the sizes from which each path ran.
  * fused: every TP x DP factorisation of the node, every valid fused op (or --op NAME) and mode
  * (and auto), f16 by default; S = the input bytes of one rank; rows per mode, with the speed-up
  * over the unfused baseline. All modes take turns in each of 5 rounds (time_us_rounds in the JSON
@@ -24,13 +26,11 @@
 #include "bench.h"
 #include "coll/coll_internal.h"
 
-typedef enum { C_ALLREDUCE, C_ALLGATHER, C_REDUCE_SCATTER, C_BROADCAST, C_ALLTOALL } ckind_t;
-
 typedef struct crun {
     vsym_bench_t *b;
     vsym_coll_t *coll;
     vsym_fused_t *fused;
-    ckind_t kind;
+    vsym_coll_kind_t kind;
     vsym_dtype_t dtype;
     vsym_red_op_t op;
     vsym_fused_op_t fop;
@@ -40,30 +40,47 @@ typedef struct crun {
     int inplace;
 } crun_t;
 
+/* The buffers a call of r's collective gets, in place or not (broadcast: the root is rank 0). */
+static void call_bufs(const crun_t *r, char **src_p, char **dst_p)
+{
+    size_t mine = (size_t)r->b->rank * r->count * vsym_dtype_size(r->dtype);
+    *src_p = r->src;
+    *dst_p = r->dst;
+    if (!r->inplace) return;
+    switch (r->kind) {
+    case VSYM_COLL_KIND_ALLGATHER:
+        *src_p = r->dst + mine;
+        break;
+    case VSYM_COLL_KIND_REDUCE_SCATTER:
+        *dst_p = r->src + mine;
+        break;
+    case VSYM_COLL_KIND_BROADCAST:
+        *src_p = r->dst;
+        break;
+    default:
+        *dst_p = r->src;
+        break;
+    }
+}
+
 static vsym_status_t unit_coll(void *arg, long i)
 {
     crun_t *r = arg;
-    int me = r->b->rank;
-    size_t es = vsym_dtype_size(r->dtype);
+    char *src, *dst;
     (void)i;
+    call_bufs(r, &src, &dst);
     switch (r->kind) {
-    case C_ALLREDUCE:
-        return vsym_coll_allreduce(r->coll, r->src, r->inplace ? r->src : r->dst, r->count,
-                                   r->dtype, r->op, VSYM_COLL_AUTO);
-    case C_ALLGATHER:
-        return vsym_coll_allgather(r->coll,
-                                   r->inplace ? r->dst + (size_t)me * r->count * es : r->src,
-                                   r->dst, r->count, r->dtype, VSYM_COLL_AUTO);
-    case C_REDUCE_SCATTER:
-        return vsym_coll_reduce_scatter(r->coll, r->src,
-                                        r->inplace ? r->src + (size_t)me * r->count * es : r->dst,
-                                        r->count, r->dtype, r->op, VSYM_COLL_AUTO);
-    case C_BROADCAST:
-        return vsym_coll_broadcast(r->coll, r->inplace ? r->dst : r->src, r->dst, r->count,
-                                   r->dtype, 0, VSYM_COLL_AUTO);
+    case VSYM_COLL_KIND_ALLREDUCE:
+        return vsym_coll_allreduce(r->coll, src, dst, r->count, r->dtype, r->op, VSYM_COLL_AUTO);
+    case VSYM_COLL_KIND_ALLGATHER:
+        return vsym_coll_allgather(r->coll, src, dst, r->count, r->dtype, VSYM_COLL_AUTO);
+    case VSYM_COLL_KIND_REDUCE_SCATTER:
+        return vsym_coll_reduce_scatter(r->coll, src, dst, r->count, r->dtype, r->op,
+                                        VSYM_COLL_AUTO);
+    case VSYM_COLL_KIND_BROADCAST:
+        return vsym_coll_broadcast(r->coll, src, dst, r->count, r->dtype, 0, VSYM_COLL_AUTO);
     default:
-        return vsym_coll_alltoall(r->coll, r->src, r->inplace ? r->src : r->dst, r->count, r->dtype,
-                                  VSYM_COLL_AUTO);
+        return vsym_coll_alltoall(r->coll, src, dst, r->count, r->dtype, VSYM_COLL_AUTO);
     }
 }
 
@@ -114,33 +131,36 @@ static long check_coll(crun_t *r, int corrupt)
 {
     int n = r->b->nranks, me = r->b->rank;
     size_t es = vsym_dtype_size(r->dtype), c = r->count;
-    size_t nin = (r->kind == C_REDUCE_SCATTER || r->kind == C_ALLTOALL) ? c * (size_t)n : c;
+    size_t nin = (r->kind == VSYM_COLL_KIND_REDUCE_SCATTER || r->kind == VSYM_COLL_KIND_ALLTOALL)
+                     ? c * (size_t)n
+                     : c;
     char *in = r->src;
-    if (r->inplace && r->kind == C_ALLGATHER)
+    if (r->inplace && r->kind == VSYM_COLL_KIND_ALLGATHER)
         in = r->dst + (size_t)me * c * es;
-    else if (r->inplace && r->kind == C_BROADCAST)
+    else if (r->inplace && r->kind == VSYM_COLL_KIND_BROADCAST)
         in = r->dst;
-    if (r->kind != C_BROADCAST || me == 0)
+    if (r->kind != VSYM_COLL_KIND_BROADCAST || me == 0)
         for (size_t i = 0; i < nin; i++)
             vsym_coll_store_double(r->dtype, in, i, cval(r->op, r->dtype, me, i));
     if (corrupt && me == 0 && nin > 0) in[0] ^= 0x40;
     if (unit_coll(r, 0) != VSYM_OK) return -1;
     long wrong = 0;
     const char *out = r->dst;
-    if (r->inplace && (r->kind == C_ALLREDUCE || r->kind == C_ALLTOALL)) out = r->src;
-    if (r->inplace && r->kind == C_REDUCE_SCATTER) out = r->src + (size_t)me * c * es;
+    if (r->inplace && (r->kind == VSYM_COLL_KIND_ALLREDUCE || r->kind == VSYM_COLL_KIND_ALLTOALL))
+        out = r->src;
+    if (r->inplace && r->kind == VSYM_COLL_KIND_REDUCE_SCATTER) out = r->src + (size_t)me * c * es;
     for (size_t i = 0; i < c; i++) {
         switch (r->kind) {
-        case C_ALLREDUCE:
+        case VSYM_COLL_KIND_ALLREDUCE:
             wrong += !same_elem(r->dtype, out, i, cred(r->op, r->dtype, n, i));
             break;
-        case C_REDUCE_SCATTER:
+        case VSYM_COLL_KIND_REDUCE_SCATTER:
             wrong += !same_elem(r->dtype, out, i, cred(r->op, r->dtype, n, (size_t)me * c + i));
             break;
-        case C_BROADCAST:
+        case VSYM_COLL_KIND_BROADCAST:
             wrong += !same_elem(r->dtype, out, i, cval(r->op, r->dtype, 0, i));
             break;
-        case C_ALLGATHER:
+        case VSYM_COLL_KIND_ALLGATHER:
             for (int k = 0; k < n; k++)
                 wrong += !same_elem(r->dtype, out, (size_t)k * c + i, cval(r->op, r->dtype, k, i));
             break;
@@ -273,7 +293,7 @@ static const vsym_bench_column_t coll_cols[] = {
     {"busbw[GB/s]", 12, 2}, {"#wrong", 7, 0},
 };
 
-/* After an all-reduce table: the sizes from which each path ran (out of place), e.g.
+/* After a table: the sizes from which each path ran (out of place), e.g.
  * "# path: 8 B oneshot-ll, 4 KiB ring". */
 static void print_paths(vsym_bench_t *b, const char *const *paths, const char *what)
 {
@@ -291,13 +311,13 @@ static void print_paths(vsym_bench_t *b, const char *const *paths, const char *w
     fflush(stdout);
 }
 
-static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
+static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name)
 {
     crun_t r;
     vsym_fused_op_t fop;
     char err[200];
     double(*sym_rows)[10] = NULL; /* all-reduce: the symmetric table, printed after the sweep */
-    const char **paths = NULL;    /* all-reduce: the path of each size, out of place, per sweep */
+    const char **paths = NULL;    /* the path of each size, out of place, per sweep */
     memset(&r, 0, sizeof(r));
     r.b = b;
     r.kind = kind;
@@ -305,10 +325,10 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
         return VSYM_ERR_INVALID_PARAM;
     int n = b->nranks;
     size_t es = vsym_dtype_size(r.dtype);
-    double factor = kind == C_ALLREDUCE   ? 2.0 * (n - 1) / n
-                    : kind == C_BROADCAST ? 1.0
-                                          : (double)(n - 1) / n;
-    int reduces = kind == C_ALLREDUCE || kind == C_REDUCE_SCATTER;
+    double factor = kind == VSYM_COLL_KIND_ALLREDUCE   ? 2.0 * (n - 1) / n
+                    : kind == VSYM_COLL_KIND_BROADCAST ? 1.0
+                                                       : (double)(n - 1) / n;
+    int reduces = kind == VSYM_COLL_KIND_ALLREDUCE || kind == VSYM_COLL_KIND_REDUCE_SCATTER;
     vsym_status_t st = vsym_coll_create(b->world, &r.coll);
     if (st != VSYM_OK) return st;
     r.src = malloc(b->max_size + 64);
@@ -327,15 +347,19 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
      * buffers of the handle (vsym_coll_buffer_alloc), which large all-reduces read in place. The
      * two take turns size by size (a machine that changes speed during a run then affects both
      * alike); the symmetric table is printed after the ordinary one. */
-    const int nsweeps = kind == C_ALLREDUCE ? 2 : 1;
+    const int nsweeps = kind == VSYM_COLL_KIND_ALLREDUCE ? 2 : 1;
     char *bufs[2][2] = {{heap_src, heap_dst}, {NULL, NULL}};
+    paths = calloc((size_t)nsweeps * (size_t)b->nsizes, sizeof(*paths));
+    if (paths == NULL) {
+        st = VSYM_ERR_NO_MEMORY;
+        goto out;
+    }
     if (nsweeps == 2) {
         void *a = NULL, *d = NULL;
         st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &a);
         if (st == VSYM_OK) st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &d);
         sym_rows = calloc((size_t)b->nsizes, sizeof(*sym_rows));
-        paths = calloc(2 * (size_t)b->nsizes, sizeof(*paths));
-        if (st == VSYM_OK && (sym_rows == NULL || paths == NULL)) st = VSYM_ERR_NO_MEMORY;
+        if (st == VSYM_OK && sym_rows == NULL) st = VSYM_ERR_NO_MEMORY;
         if (st != VSYM_OK) goto out;
         memset(a, 0, b->max_size + 64);
         memset(d, 0, b->max_size + 64);
@@ -350,7 +374,8 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
     vsym_bench_table_header(b, key, title, coll_cols, 10);
     for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
         size_t size = b->sizes[k];
-        size_t per = (kind == C_ALLREDUCE || kind == C_BROADCAST) ? 1 : (size_t)n;
+        size_t per =
+            (kind == VSYM_COLL_KIND_ALLREDUCE || kind == VSYM_COLL_KIND_BROADCAST) ? 1 : (size_t)n;
         r.count = size / es / per;
         if (r.count == 0) continue;
         size_t bytes = r.count * es * per;
@@ -391,13 +416,13 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
                 json_object_set_new(rec, "dtype", json_string(vsym_dtype_name(r.dtype)));
                 if (reduces) json_object_set_new(rec, "redop", json_string(vsym_red_op_name(r.op)));
                 json_object_set_new(rec, "algo", json_string(algo ? algo : "auto"));
-                if (kind == C_ALLREDUCE) {
-                    /* The way the library ran it (AUTO's choice, symmetric buffers in place). */
-                    const char *path = vsym_coll_allreduce_path(
-                        r.coll, r.src, ip ? r.src : r.dst, r.count, r.dtype, VSYM_COLL_AUTO);
-                    json_object_set_new(rec, "path", path ? json_string(path) : json_null());
-                    if (!ip) paths[(size_t)sym * (size_t)b->nsizes + (size_t)k] = path;
-                }
+                /* The way the library ran it (AUTO's choice, symmetric buffers in place). */
+                char *psrc, *pdst;
+                call_bufs(&r, &psrc, &pdst);
+                const char *path =
+                    vsym_coll_path(r.coll, kind, psrc, pdst, r.count, r.dtype, 0, VSYM_COLL_AUTO);
+                json_object_set_new(rec, "path", path ? json_string(path) : json_null());
+                if (!ip) paths[(size_t)sym * (size_t)b->nsizes + (size_t)k] = path;
                 json_object_set_new(rec, "count", json_integer((json_int_t)(r.count * per)));
                 json_object_set_new(rec, "iterations", json_integer(iters));
                 json_object_set_new(rec, "time_us", json_real(us));
@@ -417,7 +442,7 @@ static int run_coll_kind(vsym_bench_t *b, ckind_t kind, const char *name)
                 memcpy(sym_rows[k], row, sizeof(row));
         }
     }
-    if (st == VSYM_OK && nsweeps == 2) print_paths(b, paths, "");
+    if (st == VSYM_OK) print_paths(b, paths, "");
     if (st == VSYM_OK && nsweeps == 2) {
         snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
                  reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", 1);
@@ -445,27 +470,27 @@ out:
 
 static int run_allreduce(vsym_bench_t *b)
 {
-    return run_coll_kind(b, C_ALLREDUCE, "allreduce");
+    return run_coll_kind(b, VSYM_COLL_KIND_ALLREDUCE, "allreduce");
 }
 
 static int run_allgather(vsym_bench_t *b)
 {
-    return run_coll_kind(b, C_ALLGATHER, "allgather");
+    return run_coll_kind(b, VSYM_COLL_KIND_ALLGATHER, "allgather");
 }
 
 static int run_reduce_scatter(vsym_bench_t *b)
 {
-    return run_coll_kind(b, C_REDUCE_SCATTER, "reduce-scatter");
+    return run_coll_kind(b, VSYM_COLL_KIND_REDUCE_SCATTER, "reduce-scatter");
 }
 
 static int run_broadcast(vsym_bench_t *b)
 {
-    return run_coll_kind(b, C_BROADCAST, "broadcast");
+    return run_coll_kind(b, VSYM_COLL_KIND_BROADCAST, "broadcast");
 }
 
 static int run_alltoall(vsym_bench_t *b)
 {
-    return run_coll_kind(b, C_ALLTOALL, "alltoall");
+    return run_coll_kind(b, VSYM_COLL_KIND_ALLTOALL, "alltoall");
 }
 
 /* ---- Fused -------------------------------------------------------------------------------- */

@@ -2,7 +2,8 @@
 # Tests of the vsym-bench command line, run by ctest:
 #   bench_cli.sh options|json|check|pairs|compare VSYM_RUN VSYM_BENCH
 # options  bad options and rank counts: exit 2 and exactly one line on stderr
-# json     a short run: every JSON line parses and carries the configuration keys
+# json     a short run: every JSON line parses and carries the configuration keys; collective
+#          records name the path the library ran
 # check    --check passes on clean data and fails (exit 1) when --test-corrupt flips a byte
 # pairs    --pairs over 3 ranks measures every pair (3 records per measurement)
 # compare  benches/peers/compare --quick prints the ratio tables (skips without python3)
@@ -119,6 +120,28 @@ if (r["wrong"] != 0 or r["schedule_iterations"] != r["delta"] or r["put_single_p
         or r["put_single_peer_bytes"] != r["busiest_rank_bytes"]):
     sys.exit(f"FAIL: copy record: {json.dumps(r)[:300]}")
 print("ok: copy record")
+EOF
+  # Collective records carry the path the library ran, AUTO's or a forced algorithm's, and the
+  # table ends with the sizes from which each path ran.
+  for c in allreduce allgather reduce-scatter alltoall; do
+    "$run" -n 2 --timeout 120 -- "$bench" "$c" -b 8 -e 4K -f 8 -n 5 --json "$work/k.jsonl" \
+        --append > "$work/k_$c.out" 2> "$work/err" || fail "$c run: $(cat "$work/err")"
+    grep -q '^# path: ' "$work/k_$c.out" || fail "$c: no '# path:' line: $(cat "$work/k_$c.out")"
+  done
+  "$run" -n 3 --timeout 120 -- "$bench" broadcast --algo rd -b 8 -e 4K -f 8 -n 5 \
+      --json "$work/k.jsonl" --append > "$work/k_bc.out" 2> "$work/err" ||
+      fail "broadcast run: $(cat "$work/err")"
+  grep -q '^# path: 8 tree$' "$work/k_bc.out" || fail "broadcast rd: $(grep path "$work/k_bc.out")"
+  python3 - "$work/k.jsonl" <<'EOF' || exit 1
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+known = {"oneshot", "oneshot-ll", "symmetric-in-place", "twoshot", "ring", "tree"}
+if len(r) < 20 or any(x.get("path") not in known for x in r):
+    sys.exit(f"FAIL: collective records' paths: {[(x['suite'], x.get('path')) for x in r]}")
+bc = [x for x in r if x["suite"] == "broadcast"]
+if not bc or any(x["algo"] != "rd" or x["path"] != "tree" for x in bc):
+    sys.exit(f"FAIL: broadcast records: {[(x['algo'], x['path']) for x in bc]}")
+print(f"ok: {len(r)} collective records name their path")
 EOF
   ;;
 check)

@@ -388,17 +388,51 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
     if (me == 0) printf("symmetric buffers (%d ranks, NT %s): %d cases passed\n", n, nt, cases);
 }
 
+static void expect_kind_path(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,
+                             const void *dst, size_t count, vsym_coll_algo_t algo, const char *want,
+                             const char *what)
+{
+    const char *got = vsym_coll_path(c, kind, src, dst, count, VSYM_DTYPE_F32, 0, algo);
+    VSYM_CHECK(got != NULL && strcmp(got, want) == 0, "%s path, %s (%zu f32, %s): %s, expected %s",
+               vsym_coll_kind_name(kind), what, count, vsym_coll_algo_name(algo),
+               got ? got : "NULL", want);
+}
+
 static void expect_path(vsym_coll_t *c, const void *src, const void *dst, size_t count,
                         vsym_coll_algo_t algo, const char *want, const char *what)
 {
-    const char *got = vsym_coll_allreduce_path(c, src, dst, count, VSYM_DTYPE_F32, algo);
-    VSYM_CHECK(got != NULL && strcmp(got, want) == 0,
-               "allreduce path, %s (%zu f32, %s): %s, expected %s", what, count,
-               vsym_coll_algo_name(algo), got ? got : "NULL", want);
+    expect_kind_path(c, VSYM_COLL_KIND_ALLREDUCE, src, dst, count, algo, want, what);
 }
 
-/* vsym_coll_allreduce_path: what AUTO runs by placement (the shm host, verbs on one device,
- * 2 pretend nodes x 2 ranks), forced algorithms, symmetric buffers, errors. */
+/* The other collectives' paths, on a handle of n > 1 ranks (direct: every peer by load/store):
+ * the algorithms each one has, and those it maps to another. */
+static void kind_paths(vsym_coll_t *c, int n, int direct, float *x)
+{
+    const char *one = direct ? "oneshot" : "oneshot-exchange";
+    const int pow2 = (n & (n - 1)) == 0;
+    expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_AUTO, one, "auto");
+    expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_TWOSHOT, one, "two-shot");
+    expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_HIER, one, "HIER");
+    expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_RING, "ring", "ring");
+    expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_RD, pow2 ? "rd" : "ring",
+                     "rd");
+    expect_kind_path(c, VSYM_COLL_KIND_REDUCE_SCATTER, x, x + 64, 4, VSYM_COLL_AUTO, one, "auto");
+    expect_kind_path(c, VSYM_COLL_KIND_REDUCE_SCATTER, x, x + 64, 4, VSYM_COLL_RD, one, "rd");
+    expect_kind_path(c, VSYM_COLL_KIND_REDUCE_SCATTER, x, x + 64, 4, VSYM_COLL_RING, "ring",
+                     "ring");
+    expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + 64, 4, VSYM_COLL_RING, one, "ring");
+    expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x, 0, VSYM_COLL_AUTO, "none", "count 0");
+    /* The broadcast: AUTO one-shot on one node and up to 64 KiB, else scatter + all-gather. */
+    expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, x, x, 16384, VSYM_COLL_AUTO, "oneshot", "64 KiB");
+    expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, x, x, 16385, VSYM_COLL_AUTO,
+                     direct ? "oneshot" : "twoshot", "64 KiB + 4");
+    expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, x, x, 4, VSYM_COLL_RING, "chain", "ring");
+    expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, x, x, 4, VSYM_COLL_RD, "tree", "rd");
+    expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, x, x, 4, VSYM_COLL_HIER, "twoshot", "HIER");
+}
+
+/* vsym_coll_path: what AUTO runs by placement (the shm host, verbs on one device, 2 pretend
+ * nodes x 2 ranks), forced algorithms, symmetric buffers, the other collectives, errors. */
 static void t_paths(vsym_team_t *team)
 {
     vsym_coll_t *c;
@@ -431,27 +465,63 @@ static void t_paths(vsym_team_t *team)
         expect_path(c, s, s + big, 16384, VSYM_COLL_RING, "ring", "symmetric buffers, ring");
         expect_path(c, s, s + 100, 16384, VSYM_COLL_AUTO, n == 2 ? "oneshot" : "twoshot",
                     "symmetric buffers overlapping");
+        kind_paths(c, n, 1, x);
+        /* The same team with every peer treated as out of load/store reach. */
+        vsym_coll_t *far;
+        VSYM_CHECK_OK(vsym_coll_create(team, &far));
+        force_remote_path(far);
+        expect_path(far, x, x, 2, VSYM_COLL_AUTO, "oneshot-exchange", "8 bytes as if remote");
+        kind_paths(far, n, 0, x);
+        VSYM_CHECK_OK(vsym_coll_destroy(far));
     } else if (regular) {
         /* Several nodes of equal size: one-shot once per node up to 4 KiB, then HIER. */
         expect_path(c, x, x, 1024, VSYM_COLL_AUTO, "oneshot-nodes", "4 KiB across nodes");
         expect_path(c, x, x, 1025, VSYM_COLL_AUTO, "hier", "4100 bytes across nodes");
         expect_path(c, s, s + big, big, VSYM_COLL_AUTO, "hier", "symmetric, 1 MiB across nodes");
         expect_path(c, x, x, big, VSYM_COLL_ONESHOT, "oneshot-nodes", "forced across nodes");
+        kind_paths(c, n, 0, x);
+        /* HIER is an all-reduce: an all-gather asked for it runs without the sub-teams. */
+        VSYM_CHECK_OK(vsym_coll_allgather(c, x, x + 64, 4, VSYM_DTYPE_F32, VSYM_COLL_HIER));
+        VSYM_CHECK(c->node_coll == NULL && c->inter_coll == NULL,
+                   "an all-gather with HIER made the all-reduce's sub-teams");
+        VSYM_CHECK_OK(vsym_coll_allreduce(c, x, x + 2048, 1025, VSYM_DTYPE_F32, VSYM_RED_SUM,
+                                          VSYM_COLL_HIER));
+        VSYM_CHECK(c->node_coll != NULL && c->inter_coll != NULL,
+                   "a HIER all-reduce across nodes ran without its sub-teams");
     } else {
         expect_path(c, x, x, 2, VSYM_COLL_AUTO, "oneshot-exchange", "8 bytes over verbs");
         expect_path(c, x, x, big, VSYM_COLL_AUTO, n == 2 ? "oneshot-exchange" : "ring",
                     "1 MiB over verbs");
         expect_path(c, s, s + big, big, VSYM_COLL_HIER, "twoshot", "HIER without nodes");
+        kind_paths(c, n, 0, x);
     }
     /* The arguments the call would reject: NULL and the reason. */
-    VSYM_CHECK(vsym_coll_allreduce_path(c, x, x, 1, (vsym_dtype_t)99, VSYM_COLL_AUTO) == NULL &&
+    VSYM_CHECK(vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, x, x, 1, (vsym_dtype_t)99, 0,
+                              VSYM_COLL_AUTO) == NULL &&
                    strstr(vsym_error_detail(), "unknown dtype") != NULL,
                "path of a bad dtype: %s", vsym_error_detail());
-    VSYM_CHECK(vsym_coll_allreduce_path(c, x, x, 1, VSYM_DTYPE_F32, (vsym_coll_algo_t)42) ==
-                       NULL &&
+    VSYM_CHECK(vsym_coll_path(c, VSYM_COLL_KIND_ALLGATHER, x, x, 1, VSYM_DTYPE_F32, 0,
+                              (vsym_coll_algo_t)42) == NULL &&
                    strstr(vsym_error_detail(), "unknown algorithm") != NULL,
                "path of a bad algorithm: %s", vsym_error_detail());
-    VSYM_CHECK(vsym_coll_allreduce_path(NULL, x, x, 1, VSYM_DTYPE_F32, VSYM_COLL_AUTO) == NULL,
+    VSYM_CHECK(vsym_coll_path(c, (vsym_coll_kind_t)9, x, x, 1, VSYM_DTYPE_F32, 0, VSYM_COLL_AUTO) ==
+                       NULL &&
+                   strstr(vsym_error_detail(), "unknown collective 9") != NULL,
+               "path of a bad collective: %s", vsym_error_detail());
+    VSYM_CHECK(vsym_coll_path(c, VSYM_COLL_KIND_BROADCAST, x, x, 1, VSYM_DTYPE_F32, n,
+                              VSYM_COLL_AUTO) == NULL &&
+                   strstr(vsym_error_detail(), "root") != NULL,
+               "path of a broadcast from a root outside the team: %s", vsym_error_detail());
+    VSYM_CHECK(vsym_coll_path(c, VSYM_COLL_KIND_REDUCE_SCATTER, NULL, x, 1, VSYM_DTYPE_F32, 0,
+                              VSYM_COLL_AUTO) == NULL &&
+                   strstr(vsym_error_detail(), "NULL source") != NULL,
+               "path of a NULL source: %s", vsym_error_detail());
+    /* Only the root reads the broadcast's source. */
+    if (n > 1)
+        expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, c->me == 1 ? NULL : x, x, 4, VSYM_COLL_AUTO,
+                         "oneshot", "src NULL off the root");
+    VSYM_CHECK(vsym_coll_path(NULL, VSYM_COLL_KIND_ALLREDUCE, x, x, 1, VSYM_DTYPE_F32, 0,
+                              VSYM_COLL_AUTO) == NULL,
                "path of a NULL handle");
     VSYM_CHECK_OK(vsym_coll_buffer_free(c, s));
     VSYM_CHECK_OK(vsym_coll_destroy(c));

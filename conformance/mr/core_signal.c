@@ -147,6 +147,18 @@ int main(void)
         VSYM_CHECK_STATUS(vsym_signal_wait(obj, 0, 6, 0.2), VSYM_ERR_TIMED_OUT, "rank 0 (");
     }
 
+    /* What a blocking put stages (returns without waiting for the transfer), per peer: every
+     * put over shared memory is a copy; verbs stages up to its 8 KiB bounce size. */
+    for (int r = 0; r < n; r++) {
+        const char *tp = vsym_team_transport_of(world, r);
+        size_t want = tp && strcmp(tp, "verbs") == 0 ? 8192 : SIZE_MAX;
+        VSYM_CHECK(vsym_team_put_staged_max(world, r) == want,
+                   "put_staged_max to rank %d (%s): %zu, expected %zu", r, tp ? tp : "?",
+                   vsym_team_put_staged_max(world, r), want);
+    }
+    VSYM_CHECK(vsym_team_put_staged_max(world, n) == 0 && vsym_team_put_staged_max(NULL, 0) == 0,
+               "put_staged_max of a rank outside the team or a NULL team is not 0");
+
     /* Barriers on different channels, many times. */
     for (int i = 0; i < 50; i++) {
         VSYM_CHECK_OK(vsym_signal_barrier(obj, i % 3, 0));

@@ -509,17 +509,17 @@ vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, 
     const uint64_t seq = ++c->xch_seq;
     /* From registered memory a blocking put above the transport's staging size waits for its
      * transfer, one peer after the other: send those without waiting, quiet once at the end. */
-    const int nbi = registered && len > COLL_XCH_NBI_MIN;
+    int nbi = 0;
     if (len > c->xch_max)
         return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "collective exchange: %zu bytes per peer, at most %zu",
                          len, c->xch_max);
     if (c->xch == NULL) VSYM_TRY(xch_setup(c));
     for (int i = 1; i < n; i++) {
-        int r = (me + i) % n;
-        VSYM_TRY((nbi ? vsym_put_signal_nbi : vsym_put_signal)(c->xch, r, xch_slot(c, seq, me),
-                                                              blk[r], len, c->xch,
-                                                              xch_counter(c, me), 1,
-                                                              VSYM_SIGNAL_ADD));
+        int r = (me + i) % n, nbi_r = registered && len > vsym_team_put_staged_max(c->team, r);
+        nbi |= nbi_r;
+        VSYM_TRY((nbi_r ? vsym_put_signal_nbi
+                        : vsym_put_signal)(c->xch, r, xch_slot(c, seq, me), blk[r], len, c->xch,
+                                           xch_counter(c, me), 1, VSYM_SIGNAL_ADD));
     }
     char *own = c->xch_base + xch_slot(c, seq, me);
     memcpy(own, blk[me], len);
@@ -674,16 +674,47 @@ static vsym_status_t gather_segments(vsym_coll_t *c, int n, char *dst, size_t of
     return VSYM_OK;
 }
 
-typedef enum coll_kind {
-    KIND_BCAST,
-    KIND_ALLGATHER,
-    KIND_REDUCE_SCATTER,
-    KIND_ALLREDUCE,
-    KIND_ALLTOALL,
-} coll_kind_t;
+static const char *const kind_names[VSYM_COLL_KIND_COUNT] = {
+    "broadcast", "allgather", "reduce_scatter", "allreduce", "alltoall"};
 
-static const char *const kind_names[] = {"broadcast", "allgather", "reduce_scatter", "allreduce",
-                                         "alltoall"};
+VSYM_API const char *vsym_coll_kind_name(vsym_coll_kind_t kind)
+{
+    return ((unsigned)kind < VSYM_COLL_KIND_COUNT) ? kind_names[kind] : "?";
+}
+
+/* The ways a collective runs: what vsym_coll_path names, and what each collective dispatches
+ * on (the two cannot drift). */
+typedef enum coll_path {
+    P_NONE,
+    P_COPY,
+    P_ZEROCOPY,
+    P_LL,
+    P_ONESHOT,
+    P_XCH,
+    P_NODES,
+    P_TWOSHOT,
+    P_RING,
+    P_RD,
+    P_HIER,
+    P_CHAIN,
+    P_TREE,
+} coll_path_t;
+
+static const char *const path_names[] = {
+    "none",
+    "copy",
+    "symmetric-in-place",
+    "oneshot-ll",
+    "oneshot",
+    "oneshot-exchange",
+    "oneshot-nodes",
+    "twoshot",
+    "ring",
+    "rd",
+    "hier",
+    "chain",
+    "tree",
+};
 
 static vsym_status_t hier_setup(vsym_coll_t *c);
 /* Whether the team is a regular node-major layout over several nodes of more than one rank
@@ -736,8 +767,8 @@ vsym_coll_algo_t vsym_coll_allreduce_rule(int n, size_t bytes, int half, int mul
 
 /* The algorithm to run: an explicit one, else VSYM_COLL_ALGO, else a rule by size and by how
  * the peers are reached. Every rank resolves the same way (same settings, same arguments).
- * Local (pick_algo); resolve_algo also makes the sub-teams HIER runs on (collective). */
-static vsym_status_t pick_algo(const vsym_coll_t *c, coll_kind_t kind, vsym_coll_algo_t algo,
+ * Local: the sub-teams HIER runs on are made by the call that runs it (hier_setup). */
+static vsym_status_t pick_algo(const vsym_coll_t *c, vsym_coll_kind_t kind, vsym_coll_algo_t algo,
                                size_t bytes, int half, vsym_coll_algo_t *algo_p)
 {
     if ((unsigned)algo >= VSYM_COLL_ALGO_COUNT)
@@ -747,10 +778,10 @@ static vsym_status_t pick_algo(const vsym_coll_t *c, coll_kind_t kind, vsym_coll
     if (algo == VSYM_COLL_AUTO) {
         int multi = vsym_team_num_nodes(c->team) > 1;
         switch (kind) {
-        case KIND_ALLREDUCE:
+        case VSYM_COLL_KIND_ALLREDUCE:
             algo = vsym_coll_allreduce_rule(c->n, bytes, half, multi, c->all_direct);
             break;
-        case KIND_BCAST:
+        case VSYM_COLL_KIND_BROADCAST:
             algo = (c->all_direct || bytes <= 65536) ? VSYM_COLL_ONESHOT : VSYM_COLL_TWOSHOT;
             break;
         default:
@@ -758,27 +789,32 @@ static vsym_status_t pick_algo(const vsym_coll_t *c, coll_kind_t kind, vsym_coll
             break;
         }
     }
-    if (algo == VSYM_COLL_HIER && !hier_regular(c)) algo = VSYM_COLL_TWOSHOT;
+    /* HIER is an all-reduce on a regular node-major layout; TWOSHOT anywhere else. */
+    if (algo == VSYM_COLL_HIER && (kind != VSYM_COLL_KIND_ALLREDUCE || !hier_regular(c)))
+        algo = VSYM_COLL_TWOSHOT;
     *algo_p = algo;
     return VSYM_OK;
 }
 
-static vsym_status_t resolve_algo(vsym_coll_t *c, coll_kind_t kind, vsym_coll_algo_t algo,
-                                  size_t bytes, int half, vsym_coll_algo_t *algo_p)
+/* The checks every collective makes of its arguments (root: the broadcast's; only the root
+ * reads src there). */
+static vsym_status_t check_args(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,
+                                const void *dst, size_t count, vsym_dtype_t dtype, int root)
 {
-    VSYM_TRY(pick_algo(c, kind, algo, bytes, half, algo_p));
-    if (*algo_p == VSYM_COLL_HIER) VSYM_TRY(hier_setup(c));
-    return VSYM_OK;
-}
-
-static vsym_status_t check_args(vsym_coll_t *c, const char *what, const void *src, void *dst,
-                                size_t count, vsym_dtype_t dtype, size_t mult)
-{
+    const char *what = (unsigned)kind < VSYM_COLL_KIND_COUNT ? kind_names[kind] : "coll_path";
     if (c == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "%s: NULL handle", what);
+    if ((unsigned)kind >= VSYM_COLL_KIND_COUNT)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "coll_path: unknown collective %d", (int)kind);
+    if (kind == VSYM_COLL_KIND_BROADCAST) {
+        if (root < 0 || root >= c->n)
+            return VSYM_FAIL(VSYM_ERR_BAD_RANK, "broadcast: root %d outside team of %d", root,
+                             c->n);
+        if (c->me != root) src = dst;
+    }
     if ((unsigned)dtype >= VSYM_DTYPE_COUNT)
         return VSYM_FAIL(VSYM_ERR_BAD_DTYPE, "%s: unknown dtype %d", what, (int)dtype);
     size_t es = vsym_dtype_size(dtype);
-    if (count > SIZE_MAX / es / mult / (size_t)c->n)
+    if (count > SIZE_MAX / es / (size_t)c->n)
         return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "%s: count %zu of %s overflows", what, count,
                          vsym_dtype_name(dtype));
     if (count > 0 && (dst == NULL || src == NULL))
@@ -1122,36 +1158,15 @@ static vsym_status_t ar_oneshot_nodes(vsym_coll_t *c, const char *src, char *dst
     return VSYM_OK;
 }
 
-/* The ways an all-reduce runs (vsym_coll_allreduce_path names them). */
-typedef enum ar_path {
-    AR_NONE,
-    AR_COPY,
-    AR_ZEROCOPY,
-    AR_LL,
-    AR_ONESHOT,
-    AR_XCH,
-    AR_NODES,
-    AR_TWOSHOT,
-    AR_RING,
-    AR_RD,
-    AR_HIER,
-} ar_path_t;
-
-static const char *const ar_path_names[] = {
-    "none",       "copy",          "symmetric-in-place", "oneshot-ll", "oneshot",
-    "oneshot-exchange", "oneshot-nodes", "twoshot",       "ring",       "rd",
-    "hier",
-};
-
 /* The path of an all-reduce whose algorithm resolved to algo (chosen: left to the library);
- * *sb_p, *db_p the symmetric buffers of src and dst for AR_ZEROCOPY. Local. */
-static ar_path_t ar_path(const vsym_coll_t *c, const void *src, const void *dst, size_t count,
-                         vsym_dtype_t dtype, vsym_coll_algo_t algo, int chosen,
-                         vsym_coll_buf_t **sb_p, vsym_coll_buf_t **db_p)
+ * *sb_p, *db_p the symmetric buffers of src and dst for P_ZEROCOPY. Local. */
+static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *dst, size_t count,
+                           vsym_dtype_t dtype, vsym_coll_algo_t algo, int chosen,
+                           vsym_coll_buf_t **sb_p, vsym_coll_buf_t **db_p)
 {
     const size_t bytes = count * vsym_dtype_size(dtype);
-    if (count == 0) return AR_NONE;
-    if (c->n == 1) return AR_COPY;
+    if (count == 0) return P_NONE;
+    if (c->n == 1) return P_COPY;
     /* Symmetric buffers are read in place when the algorithm is left to the library, or is
      * one of the two it replaces. */
     if (c->all_direct && (chosen || algo == VSYM_COLL_TWOSHOT || algo == VSYM_COLL_ONESHOT)) {
@@ -1169,36 +1184,91 @@ static ar_path_t ar_path(const vsym_coll_t *c, const void *src, const void *dst,
             bytes >= c->zc_min) {
             *sb_p = sb;
             *db_p = db;
-            return AR_ZEROCOPY;
+            return P_ZEROCOPY;
         }
     }
-    if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, bytes)) return AR_LL;
+    if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, bytes)) return P_LL;
     if (algo == VSYM_COLL_ONESHOT && !c->all_direct)
-        return vsym_team_num_nodes(c->team) > 1 && hier_regular(c) ? AR_NODES : AR_XCH;
+        return vsym_team_num_nodes(c->team) > 1 && hier_regular(c) ? P_NODES : P_XCH;
     switch (algo) {
     case VSYM_COLL_ONESHOT:
-        return AR_ONESHOT;
+        return P_ONESHOT;
     case VSYM_COLL_RING:
-        return AR_RING;
+        return P_RING;
     case VSYM_COLL_RD:
-        return AR_RD;
+        return P_RD;
     case VSYM_COLL_HIER:
-        return AR_HIER;
+        return P_HIER;
     default:
-        return AR_TWOSHOT;
+        return P_TWOSHOT;
     }
 }
 
-/* The path of an all-reduce with the requested algorithm (AUTO, or one by name). Local: the
- * sub-teams of AR_NODES and AR_HIER are made by the caller that runs it. */
-static vsym_status_t ar_plan(const vsym_coll_t *c, const void *src, const void *dst, size_t count,
-                             vsym_dtype_t dtype, vsym_coll_algo_t algo, ar_path_t *path_p,
-                             vsym_coll_buf_t **sb_p, vsym_coll_buf_t **db_p)
+/* The path of collective kind with the requested algorithm (AUTO, or one by name): what
+ * vsym_coll_path names and every collective dispatches on. Local: the sub-teams of P_NODES and
+ * P_HIER are made by the call that runs it. */
+static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,
+                               const void *dst, size_t count, vsym_dtype_t dtype,
+                               vsym_coll_algo_t algo, coll_path_t *path_p, vsym_coll_buf_t **sb_p,
+                               vsym_coll_buf_t **db_p)
 {
-    const int half = dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16;
+    const int half =
+        kind == VSYM_COLL_KIND_ALLREDUCE && (dtype == VSYM_DTYPE_F16 || dtype == VSYM_DTYPE_BF16);
     const int chosen = algo == VSYM_COLL_AUTO && c->env_algo == VSYM_COLL_AUTO;
-    VSYM_TRY(pick_algo(c, KIND_ALLREDUCE, algo, count * vsym_dtype_size(dtype), half, &algo));
-    *path_p = ar_path(c, src, dst, count, dtype, algo, chosen, sb_p, db_p);
+    /* The bytes AUTO decides by: what a rank contributes, all blocks for the block-wise ones. */
+    const int blocks = kind == VSYM_COLL_KIND_REDUCE_SCATTER || kind == VSYM_COLL_KIND_ALLTOALL;
+    const size_t bytes = count * vsym_dtype_size(dtype) * (blocks ? (size_t)c->n : 1);
+    VSYM_TRY(pick_algo(c, kind, algo, bytes, half, &algo));
+    if (count == 0) {
+        *path_p = P_NONE;
+        return VSYM_OK;
+    }
+    if (c->n == 1) {
+        *path_p = P_COPY;
+        return VSYM_OK;
+    }
+    const int pow2 = (c->n & (c->n - 1)) == 0;
+    switch (kind) {
+    case VSYM_COLL_KIND_ALLREDUCE:
+        *path_p = ar_path(c, src, dst, count, dtype, algo, chosen, sb_p, db_p);
+        break;
+    case VSYM_COLL_KIND_ALLGATHER:
+        *path_p = algo == VSYM_COLL_RD && pow2                     ? P_RD
+                  : algo == VSYM_COLL_RING || algo == VSYM_COLL_RD ? P_RING
+                  : c->all_direct                                  ? P_ONESHOT
+                                                                   : P_XCH;
+        break;
+    case VSYM_COLL_KIND_REDUCE_SCATTER:
+        *path_p = algo == VSYM_COLL_RING ? P_RING : c->all_direct ? P_ONESHOT : P_XCH;
+        break;
+    case VSYM_COLL_KIND_BROADCAST:
+        *path_p = algo == VSYM_COLL_TWOSHOT ? P_TWOSHOT
+                  : algo == VSYM_COLL_RING  ? P_CHAIN
+                  : algo == VSYM_COLL_RD    ? P_TREE
+                                            : P_ONESHOT;
+        break;
+    default:
+        *path_p = c->all_direct ? P_ONESHOT : P_XCH;
+        break;
+    }
+    return VSYM_OK;
+}
+
+/* The start of every collective: check the arguments (op_p: the reduction op, NULL for the
+ * collectives that do not reduce), plan the path, and run the trivial ones (one rank copies).
+ * *path_p is P_NONE when nothing is left to do. */
+static vsym_status_t coll_begin(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src, void *dst,
+                                size_t count, vsym_dtype_t dtype, const vsym_red_op_t *op_p,
+                                int root, vsym_coll_algo_t algo, coll_path_t *path_p,
+                                vsym_coll_buf_t **sb_p, vsym_coll_buf_t **db_p)
+{
+    VSYM_TRY(check_args(c, kind, src, dst, count, dtype, root));
+    if (op_p != NULL) VSYM_TRY(vsym_coll_check_dtype_op(dtype, *op_p, kind_names[kind]));
+    VSYM_TRY(coll_plan(c, kind, src, dst, count, dtype, algo, path_p, sb_p, db_p));
+    if (*path_p == P_COPY) {
+        copy_bytes(dst, src, count * vsym_dtype_size(dtype));
+        *path_p = P_NONE;
+    }
     return VSYM_OK;
 }
 
@@ -1206,51 +1276,34 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
                                            vsym_dtype_t dtype, vsym_red_op_t op,
                                            vsym_coll_algo_t algo)
 {
-    VSYM_TRY(check_args(c, "allreduce", src, dst, count, dtype, 1));
-    VSYM_TRY(vsym_coll_check_dtype_op(dtype, op, "allreduce"));
-    const size_t es = vsym_dtype_size(dtype);
     vsym_coll_buf_t *sb = NULL, *db = NULL;
-    ar_path_t path;
-    VSYM_TRY(ar_plan(c, src, dst, count, dtype, algo, &path, &sb, &db));
+    coll_path_t path;
+    VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_ALLREDUCE, src, dst, count, dtype, &op, 0, algo, &path,
+                        &sb, &db));
     switch (path) {
-    case AR_NONE:
+    case P_NONE:
         return VSYM_OK;
-    case AR_COPY:
-        copy_bytes(dst, src, count * es);
-        return VSYM_OK;
-    case AR_ZEROCOPY:
+    case P_ZEROCOPY:
         return ar_zerocopy(c, sb, src, db, dst, count, dtype, op);
-    case AR_LL:
+    case P_LL:
         return ar_ll(c, src, dst, count, dtype, op);
-    case AR_NODES:
+    case P_NODES:
         VSYM_TRY(hier_setup(c));
         return ar_oneshot_nodes(c, src, dst, count, dtype, op);
-    case AR_XCH:
-        return xch_blocks(c, src, dst, count, 0, es, dtype, op);
-    case AR_ONESHOT:
+    case P_XCH:
+        return xch_blocks(c, src, dst, count, 0, vsym_dtype_size(dtype), dtype, op);
+    case P_ONESHOT:
         return ar_oneshot(c, src, dst, count, dtype, op);
-    case AR_RING:
+    case P_RING:
         return ar_ring(c, src, dst, count, dtype, op);
-    case AR_RD:
+    case P_RD:
         return ar_rd(c, src, dst, count, dtype, op);
-    case AR_HIER:
+    case P_HIER:
         VSYM_TRY(hier_setup(c));
         return ar_hier(c, src, dst, count, dtype, op);
     default:
         return ar_twoshot(c, src, dst, count, dtype, op);
     }
-}
-
-VSYM_API const char *vsym_coll_allreduce_path(vsym_coll_t *c, const void *src, const void *dst,
-                                              size_t count, vsym_dtype_t dtype,
-                                              vsym_coll_algo_t algo)
-{
-    vsym_coll_buf_t *sb = NULL, *db = NULL;
-    ar_path_t path;
-    if (check_args(c, "allreduce_path", src, (void *)dst, count, dtype, 1) != VSYM_OK ||
-        ar_plan(c, src, dst, count, dtype, algo, &path, &sb, &db) != VSYM_OK)
-        return NULL;
-    return ar_path_names[path];
 }
 
 /* ---- All-gather --------------------------------------------------------------------------- */
@@ -1329,20 +1382,22 @@ static vsym_status_t ag_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
 VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *c, const void *src, void *dst, size_t count,
                                            vsym_dtype_t dtype, vsym_coll_algo_t algo)
 {
-    VSYM_TRY(check_args(c, "allgather", src, dst, count, dtype, 1));
     size_t es = vsym_dtype_size(dtype);
-    VSYM_TRY(resolve_algo(c, KIND_ALLGATHER, algo, count * es, 0, &algo));
-    if (count == 0) return VSYM_OK;
-    if (c->n == 1) {
-        copy_bytes(dst, src, count * es);
+    coll_path_t path;
+    VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_ALLGATHER, src, dst, count, dtype, NULL, 0, algo, &path,
+                        NULL, NULL));
+    switch (path) {
+    case P_NONE:
         return VSYM_OK;
-    }
-    if (algo == VSYM_COLL_ONESHOT && !c->all_direct)
+    case P_XCH:
         return xch_blocks(c, src, dst, count, 0, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
-    int pow2 = (c->n & (c->n - 1)) == 0;
-    if (algo == VSYM_COLL_RD && pow2) return ag_rd(c, src, dst, count, es);
-    if (algo == VSYM_COLL_RING || algo == VSYM_COLL_RD) return ag_ring(c, src, dst, count, es);
-    return ag_oneshot(c, src, dst, count, es);
+    case P_RD:
+        return ag_rd(c, src, dst, count, es);
+    case P_RING:
+        return ag_ring(c, src, dst, count, es);
+    default:
+        return ag_oneshot(c, src, dst, count, es);
+    }
 }
 
 /* ---- Reduce-scatter ----------------------------------------------------------------------- */
@@ -1402,18 +1457,19 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *c, const void *src,
                                                 size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
                                                 vsym_coll_algo_t algo)
 {
-    VSYM_TRY(check_args(c, "reduce_scatter", src, dst, count, dtype, 1));
-    VSYM_TRY(vsym_coll_check_dtype_op(dtype, op, "reduce_scatter"));
-    size_t es = vsym_dtype_size(dtype);
-    VSYM_TRY(resolve_algo(c, KIND_REDUCE_SCATTER, algo, count * es * (size_t)c->n, 0, &algo));
-    if (count == 0) return VSYM_OK;
-    if (c->n == 1) {
-        copy_bytes(dst, src, count * es);
+    coll_path_t path;
+    VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_REDUCE_SCATTER, src, dst, count, dtype, &op, 0, algo,
+                        &path, NULL, NULL));
+    switch (path) {
+    case P_NONE:
         return VSYM_OK;
+    case P_RING:
+        return rs_ring(c, src, dst, count, dtype, op);
+    case P_XCH:
+        return xch_blocks(c, src, dst, count, 1, vsym_dtype_size(dtype), dtype, op);
+    default:
+        return rs_oneshot(c, src, dst, count, dtype, op);
     }
-    if (algo == VSYM_COLL_RING) return rs_ring(c, src, dst, count, dtype, op);
-    if (!c->all_direct) return xch_blocks(c, src, dst, count, 1, es, dtype, op);
-    return rs_oneshot(c, src, dst, count, dtype, op);
 }
 
 /* ---- Broadcast ---------------------------------------------------------------------------- */
@@ -1510,24 +1566,18 @@ static vsym_status_t bc_tree(vsym_coll_t *c, const char *src, char *dst, size_t 
 VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *c, const void *src, void *dst, size_t count,
                                            vsym_dtype_t dtype, int root, vsym_coll_algo_t algo)
 {
-    if (c == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "broadcast: NULL handle");
-    if (root < 0 || root >= c->n)
-        return VSYM_FAIL(VSYM_ERR_BAD_RANK, "broadcast: root %d outside team of %d", root, c->n);
-    /* Only the root reads src. */
-    VSYM_TRY(check_args(c, "broadcast", c->me == root ? src : dst, dst, count, dtype, 1));
     size_t es = vsym_dtype_size(dtype);
-    VSYM_TRY(resolve_algo(c, KIND_BCAST, algo, count * es, 0, &algo));
-    if (count == 0) return VSYM_OK;
-    if (c->n == 1) {
-        copy_bytes(dst, src, count * es);
+    coll_path_t path;
+    VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_BROADCAST, src, dst, count, dtype, NULL, root, algo,
+                        &path, NULL, NULL));
+    switch (path) {
+    case P_NONE:
         return VSYM_OK;
-    }
-    switch (algo) {
-    case VSYM_COLL_TWOSHOT:
+    case P_TWOSHOT:
         return bc_twoshot(c, src, dst, count, es, root);
-    case VSYM_COLL_RING:
+    case P_CHAIN:
         return bc_tree(c, src, dst, count, es, root, 0);
-    case VSYM_COLL_RD:
+    case P_TREE:
         return bc_tree(c, src, dst, count, es, root, 1);
     default:
         return bc_oneshot(c, src, dst, count, es, root);
@@ -1536,19 +1586,10 @@ VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *c, const void *src, void
 
 /* ---- All-to-all --------------------------------------------------------------------------- */
 
-VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *c, const void *src_v, void *dst_v,
-                                          size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo)
+/* One barrier, then every rank reads its block from every peer. */
+static vsym_status_t at_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es)
 {
-    const char *src = src_v;
-    char *dst = dst_v;
-    VSYM_TRY(check_args(c, "alltoall", src, dst, count, dtype, 1));
-    size_t es = vsym_dtype_size(dtype);
-    VSYM_TRY(resolve_algo(c, KIND_ALLTOALL, algo, count * es * (size_t)c->n, 0, &algo));
-    (void)algo; /* every algorithm is the one-shot exchange */
-    if (count == 0) return VSYM_OK;
-    int n = c->n;
-    if (!c->all_direct)
-        return xch_blocks(c, src, dst, count, 1, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
+    const int n = c->n;
     size_t maxe = c->chunk / es / (size_t)n;
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
@@ -1564,4 +1605,36 @@ VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *c, const void *src_v, voi
         vsym_coll_bar_next(c);
     }
     return VSYM_OK;
+}
+
+VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *c, const void *src, void *dst, size_t count,
+                                          vsym_dtype_t dtype, vsym_coll_algo_t algo)
+{
+    size_t es = vsym_dtype_size(dtype);
+    coll_path_t path;
+    /* Every algorithm is the one-shot exchange. */
+    VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_ALLTOALL, src, dst, count, dtype, NULL, 0, algo, &path,
+                        NULL, NULL));
+    switch (path) {
+    case P_NONE:
+        return VSYM_OK;
+    case P_XCH:
+        return xch_blocks(c, src, dst, count, 1, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
+    default:
+        return at_oneshot(c, src, dst, count, es);
+    }
+}
+
+/* ---- The path of a call ------------------------------------------------------------------- */
+
+VSYM_API const char *vsym_coll_path(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,
+                                    const void *dst, size_t count, vsym_dtype_t dtype, int root,
+                                    vsym_coll_algo_t algo)
+{
+    vsym_coll_buf_t *sb = NULL, *db = NULL;
+    coll_path_t path;
+    if (check_args(c, kind, src, dst, count, dtype, root) != VSYM_OK ||
+        coll_plan(c, kind, src, dst, count, dtype, algo, &path, &sb, &db) != VSYM_OK)
+        return NULL;
+    return path_names[path];
 }

@@ -141,9 +141,8 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
  * finished reading. The blocks may be rewritten once it returns. */
 vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, int registered,
                             const char **got);
-/* registered: the blocks lie in registered memory (symmetric buffers); above this many bytes
- * their puts go non-blocking (a transport stages smaller ones and does not wait for them). */
-#define COLL_XCH_NBI_MIN 8192
+/* registered: the blocks lie in registered memory (symmetric buffers); above the size a
+ * transport stages (vsym_team_put_staged_max) their puts go non-blocking, with one quiet. */
 
 /* ---- Fused topology helpers (fused.c) ----------------------------------------------------- */
 

@@ -40,6 +40,10 @@ typedef struct vsym_tp_arena {
 
 struct vsym_tp_ops {
     const char *name;
+    /* The largest blocking put that returns without waiting for its transfer whatever src is
+     * (the transport copies it); a larger blocking put from registered memory waits for its
+     * completion. SIZE_MAX: every put is a copy, complete on return. */
+    size_t put_staged_max;
     void (*destroy)(vsym_tp_t *tp);
     /* Make local memory outside the arena reachable by peers; *rkey_p goes to peers in
      * raddr.rkey. *memh_p is passed back to mem_dereg. */

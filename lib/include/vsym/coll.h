@@ -60,7 +60,8 @@ typedef enum vsym_red_op {
  *            per node (to the ranks of equal local rank) and shares it inside the node.
  *   TWOSHOT  reduce-scatter then all-gather (all-reduce), scatter then all-gather (broadcast);
  *            the same as ONESHOT for all-gather, reduce-scatter and all-to-all.
- *   RING     pairwise ring steps (all-reduce, all-gather, reduce-scatter), a chain (broadcast).
+ *   RING     pairwise ring steps (all-reduce, all-gather, reduce-scatter), a chain (broadcast);
+ *            ONESHOT for all-to-all.
  *   RD       recursive doubling (all-reduce; all-gather on power-of-two teams, else RING),
  *            a binomial tree (broadcast); ONESHOT for reduce-scatter and all-to-all.
  *   HIER     two levels: inside each node, across nodes between ranks of equal local rank,
@@ -151,21 +152,42 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, v
                                            size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
                                            vsym_coll_algo_t algo);
 
-/* The way vsym_coll_allreduce with these arguments would run, as a name: "none" (count 0),
- * "copy" (one rank),
- * "symmetric-in-place" (peers' symmetric buffers read and written in place), "oneshot-ll" (the
- * low-latency exchange), "oneshot", "oneshot-exchange" (the push exchange over verbs),
- * "oneshot-nodes" (the push exchange once per node, then shared inside it), "twoshot",
- * "ring", "rd", "hier"; NULL for arguments the call would reject (see vsym_error_detail).
- * Local: no communication. What benchmarks record as the effective algorithm of AUTO. */
-VSYM_API const char *vsym_coll_allreduce_path(vsym_coll_t *coll, const void *src,
-                                              const void *dst, size_t count, vsym_dtype_t dtype,
-                                              vsym_coll_algo_t algo);
-
 /* All-to-all: block j (count elements) of src goes to rank j, which stores it as block i
  * (the sender's rank) of dst. Both buffers hold team_size x count elements. */
 VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *coll, const void *src, void *dst,
                                           size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo);
+
+/* The collectives, for vsym_coll_path. */
+typedef enum vsym_coll_kind {
+    VSYM_COLL_KIND_BROADCAST,
+    VSYM_COLL_KIND_ALLGATHER,
+    VSYM_COLL_KIND_REDUCE_SCATTER,
+    VSYM_COLL_KIND_ALLREDUCE,
+    VSYM_COLL_KIND_ALLTOALL,
+    VSYM_COLL_KIND_COUNT
+} vsym_coll_kind_t;
+
+/* "broadcast", "allgather", "reduce_scatter", "allreduce", "alltoall"; "?" out of range. */
+VSYM_API const char *vsym_coll_kind_name(vsym_coll_kind_t kind);
+
+/* The way the collective kind with these arguments would run (the call's own arguments; root
+ * only for the broadcast, the op not needed), as a name:
+ *   "none" (count 0), "copy" (one rank);
+ *   "oneshot" (every rank reads what it needs from every peer after one barrier, or the root's
+ *   data for the broadcast), "oneshot-ll" (all-reduce: the low-latency exchange, no barrier),
+ *   "oneshot-exchange" (peers over verbs: the push exchange), "oneshot-nodes" (all-reduce
+ *   across nodes: the push exchange once per node, then shared inside it);
+ *   "symmetric-in-place" (all-reduce: the peers' symmetric buffers read and written in place);
+ *   "twoshot" (all-reduce, broadcast), "ring" (all-reduce, all-gather, reduce-scatter), "rd"
+ *   (all-reduce; all-gather on power-of-two teams), "hier" (all-reduce), "chain" and "tree"
+ *   (broadcast: RING and RD).
+ * An algorithm that a collective does not have maps as the vsym_coll_algo_t list above says,
+ * and the name says what runs (e.g. RD for a reduce-scatter: "oneshot").
+ * NULL for arguments the call would reject (see vsym_error_detail). Local: no communication.
+ * What benchmarks record as the effective algorithm of AUTO. */
+VSYM_API const char *vsym_coll_path(vsym_coll_t *coll, vsym_coll_kind_t kind, const void *src,
+                                    const void *dst, size_t count, vsym_dtype_t dtype, int root,
+                                    vsym_coll_algo_t algo);
 
 /* Errors of every collective: VSYM_ERR_BAD_DTYPE, VSYM_ERR_BAD_OP (unknown op, or PROD on a
  * floating-point type), VSYM_ERR_BAD_MODE (unknown algorithm), VSYM_ERR_BAD_SIZE (a count whose

@@ -87,6 +87,14 @@ VSYM_API int vsym_team_num_nodes(const vsym_team_t *team);
 /* The name of the transport that carries data to team rank r: "shm", "verbs", or NULL. */
 VSYM_API const char *vsym_team_transport_of(const vsym_team_t *team, int r);
 
+/* The largest blocking put (vsym_put, vsym_put_signal) to team rank r that returns without
+ * waiting for its transfer whatever src is, as the transport copies it: SIZE_MAX over shared
+ * memory (every put is a copy), the staging size over verbs (8 KiB). A larger blocking put from
+ * registered memory (a symmetric object) waits for the transfer; a caller sending several of
+ * those sends them with vsym_put_nbi / vsym_put_signal_nbi and one vsym_quiet. 0 for a NULL
+ * team or a rank outside it. */
+VSYM_API size_t vsym_team_put_staged_max(const vsym_team_t *team, int r);
+
 /* Split a team: the ranks start, start+stride, ... (size ranks) of parent form a new team, in
  * that order. Collective over the ranks of parent. Ranks outside the new team get
  * *team_p = NULL and VSYM_OK. Returns VSYM_ERR_INVALID_PARAM for a start, stride or size that

@@ -175,6 +175,7 @@ static void shm_mem_dereg(vsym_tp_t *tp, void *memh)
 
 static const vsym_tp_ops_t shm_ops = {
     .name = "shm",
+    .put_staged_max = SIZE_MAX,
     .destroy = shm_destroy,
     .mem_reg = vsym_tp_unsupported_mem_reg,
     .mem_dereg = shm_mem_dereg,

@@ -769,6 +769,7 @@ static void *verbs_peer_ptr(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *radd
 
 const vsym_tp_ops_t vsym_tp_verbs_ops = {
     .name = "verbs",
+    .put_staged_max = VERBS_SMALL_BOUNCE,
     .destroy = vsym_tp_verbs_destroy,
     .mem_reg = verbs_mem_reg,
     .mem_dereg = verbs_mem_dereg,
