@@ -138,6 +138,10 @@ r = [json.loads(l) for l in open(sys.argv[1])]
 known = {"oneshot", "oneshot-ll", "symmetric-in-place", "twoshot", "ring", "tree"}
 if len(r) < 20 or any(x.get("path") not in known for x in r):
     sys.exit(f"FAIL: collective records' paths: {[(x['suite'], x.get('path')) for x in r]}")
+a2a = [x for x in r if x["suite"] == "alltoall" and x["mode"] == "out-of-place-symmetric"
+       and x["size"] == 4096]
+if len(a2a) != 1 or a2a[0]["path"] != "symmetric-in-place":
+    sys.exit(f"FAIL: all-to-all from symmetric buffers at 4 KiB: {a2a}")
 bc = [x for x in r if x["suite"] == "broadcast"]
 if not bc or any(x["algo"] != "rd" or x["path"] != "tree" for x in bc):
     sys.exit(f"FAIL: broadcast records: {[(x['algo'], x['path']) for x in bc]}")

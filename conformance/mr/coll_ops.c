@@ -388,6 +388,82 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
     if (me == 0) printf("symmetric buffers (%d ranks, NT %s): %d cases passed\n", n, nt, cases);
 }
 
+/* The all-gather and the all-to-all from symmetric src buffers: read in place from
+ * VSYM_COLL_ZEROCOPY_MIN (4 KiB, the path says so), through the scratch below it and for a
+ * forced ring; out of place and (all-gather) in place, three dtypes, sizes up to 70001 elements
+ * per block; src rewritten the moment a call returns (no peer may still read it), the bytes
+ * around the output untouched. */
+static void t_symmetric_gathers(vsym_team_t *team)
+{
+    vsym_coll_t *c;
+    int me = vsym_team_rank(team), n = vsym_team_size(team);
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    const size_t maxcount = 70001, cap = maxcount * 8 * (size_t)n + 2 * GUARD;
+    char *a, *d, *want = malloc(maxcount * 8 * (size_t)n);
+    VSYM_CHECK(want != NULL, "malloc");
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&a));
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&d));
+    const vsym_dtype_t dts[] = {VSYM_DTYPE_F32, VSYM_DTYPE_F64, VSYM_DTYPE_F16};
+    const vsym_coll_algo_t algos[] = {VSYM_COLL_AUTO, VSYM_COLL_RING};
+    int cases = 0, inplace_runs = 0;
+    for (int di = 0; di < 3; di++)
+        for (int ci = 0; ci < 3; ci++)
+            for (int ai = 0; ai < 2; ai++)
+                for (int k = 0; k < 3; k++) { /* all-gather, in place, all-to-all */
+                    vsym_dtype_t dt = dts[di];
+                    size_t es = vsym_dtype_size(dt);
+                    size_t count = ci == 0   ? 5
+                                   : ci == 1 ? 4096 / es + 3
+                                             : maxcount,
+                           len = count * es;
+                    int a2a = k == 2, inplace = k == 1;
+                    vsym_coll_kind_t kind =
+                        a2a ? VSYM_COLL_KIND_ALLTOALL : VSYM_COLL_KIND_ALLGATHER;
+                    char *dst = d + GUARD, *src = inplace ? dst + (size_t)me * len : a + GUARD;
+                    size_t nsrc = a2a ? (size_t)n * count : count, nout = (size_t)n * count;
+                    memset(d, 0xA5, cap);
+                    for (size_t i = 0; i < nsrc; i++)
+                        vsym_coll_store_double(dt, src, i, value(dt, VSYM_RED_SUM, me, i, k));
+                    for (size_t i = 0; i < nout; i++) {
+                        size_t r = i / count, j = i % count;
+                        vsym_coll_store_double(
+                            dt, want, i,
+                            value(dt, VSYM_RED_SUM, (int)r, a2a ? (size_t)me * count + j : j, k));
+                    }
+                    size_t bytes = a2a ? (size_t)n * len : len;
+                    const char *path = n > 1 && algos[ai] == VSYM_COLL_AUTO && bytes >= 4096
+                                           ? "symmetric-in-place"
+                                       : n == 1                              ? "copy"
+                                       : algos[ai] == VSYM_COLL_RING && !a2a ? "ring"
+                                                                             : "oneshot";
+                    char what[160];
+                    snprintf(what, sizeof(what), "symmetric buffers: %s%s %s %s count %zu",
+                             vsym_coll_kind_name(kind), inplace ? " in place" : "",
+                             vsym_coll_algo_name(algos[ai]), vsym_dtype_name(dt), count);
+                    const char *got = vsym_coll_path(c, kind, src, dst, count, dt, 0, algos[ai]);
+                    VSYM_CHECK(got != NULL && strcmp(got, path) == 0, "%s: path %s, expected %s",
+                               what, got ? got : "NULL", path);
+                    if (a2a)
+                        VSYM_CHECK_OK(vsym_coll_alltoall(c, src, dst, count, dt, algos[ai]));
+                    else
+                        VSYM_CHECK_OK(vsym_coll_allgather(c, src, dst, count, dt, algos[ai]));
+                    if (!inplace) memset(src, 0x5A, nsrc * es);
+                    expect_bytes(dst, want, nout * es, es, what);
+                    for (int g = 0; g < GUARD; g++)
+                        VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
+                                       (unsigned char)dst[nout * es + (size_t)g] == 0xA5,
+                                   "%s: guard byte %d changed", what, g);
+                    cases++;
+                    inplace_runs += inplace && strcmp(path, "symmetric-in-place") == 0;
+                }
+    VSYM_CHECK(n == 1 || inplace_runs == 6, "%d in-place all-gathers read in place, expected 6",
+               inplace_runs);
+    VSYM_CHECK_OK(vsym_coll_destroy(c)); /* frees a and d */
+    free(want);
+    if (me == 0)
+        printf("symmetric all-gather / all-to-all (%d ranks): %d cases passed\n", n, cases);
+}
+
 static void expect_kind_path(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,
                              const void *dst, size_t count, vsym_coll_algo_t algo, const char *want,
                              const char *what)
@@ -576,6 +652,7 @@ int main(int argc, char **argv)
     bad_arguments(world);
     t_paths(world);
     t_symmetric(world, "auto");
+    t_symmetric_gathers(world);
     /* Every push of a result non-temporal. */
     setenv("VSYM_NT_THRESHOLD", "4K", 1);
     VSYM_CHECK_OK(vsym_settings_check());

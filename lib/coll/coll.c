@@ -1204,6 +1204,23 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
     }
 }
 
+/* The buffer of a symmetric src that the all-gather or the all-to-all reads in place
+ * (gather_zerocopy), or NULL: every peer reached by load and store, the algorithm left to the
+ * library or one-shot / two-shot (the ones it replaces), at least VSYM_COLL_ZEROCOPY_MIN bytes,
+ * src in one of the handle's buffers and apart from dst, or the all-gather's block of this rank
+ * in dst (in place). Every rank must pass the same kind of buffers at the same offsets. */
+static vsym_coll_buf_t *gather_zc_buf(const vsym_coll_t *c, const char *src, const char *dst,
+                                      size_t src_bytes, size_t dst_bytes, size_t bytes,
+                                      vsym_coll_algo_t algo, int chosen)
+{
+    if (!c->all_direct || bytes < c->zc_min ||
+        !(chosen || algo == VSYM_COLL_ONESHOT || algo == VSYM_COLL_TWOSHOT))
+        return NULL;
+    int apart = src + src_bytes <= dst || dst + dst_bytes <= src;
+    int own_block = src_bytes < dst_bytes && src == dst + (size_t)c->me * src_bytes;
+    return apart || own_block ? vsym_coll_find_buf(c, src, src_bytes) : NULL;
+}
+
 /* The path of collective kind with the requested algorithm (AUTO, or one by name): what
  * vsym_coll_path names and every collective dispatches on. Local: the sub-teams of P_NODES and
  * P_HIER are made by the call that runs it. */
@@ -1228,12 +1245,16 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
         return VSYM_OK;
     }
     const int pow2 = (c->n & (c->n - 1)) == 0;
+    const size_t blk = count * vsym_dtype_size(dtype), n = (size_t)c->n;
+    vsym_coll_buf_t *zc = NULL;
     switch (kind) {
     case VSYM_COLL_KIND_ALLREDUCE:
         *path_p = ar_path(c, src, dst, count, dtype, algo, chosen, sb_p, db_p);
         break;
     case VSYM_COLL_KIND_ALLGATHER:
-        *path_p = algo == VSYM_COLL_RD && pow2                     ? P_RD
+        zc = gather_zc_buf(c, src, dst, blk, n * blk, bytes, algo, chosen);
+        *path_p = zc                                               ? P_ZEROCOPY
+                  : algo == VSYM_COLL_RD && pow2                   ? P_RD
                   : algo == VSYM_COLL_RING || algo == VSYM_COLL_RD ? P_RING
                   : c->all_direct                                  ? P_ONESHOT
                                                                    : P_XCH;
@@ -1248,9 +1269,11 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
                                             : P_ONESHOT;
         break;
     default:
-        *path_p = c->all_direct ? P_ONESHOT : P_XCH;
+        zc = gather_zc_buf(c, src, dst, n * blk, n * blk, bytes, algo, chosen);
+        *path_p = zc ? P_ZEROCOPY : c->all_direct ? P_ONESHOT : P_XCH;
         break;
     }
+    if (zc != NULL && sb_p != NULL) *sb_p = zc;
     return VSYM_OK;
 }
 
@@ -1379,16 +1402,43 @@ static vsym_status_t ag_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
     return VSYM_OK;
 }
 
+/* The all-gather (blocks 0) and the all-to-all (blocks 1) from a symmetric src read in place
+ * (gather_zc_buf): once every rank has entered (its src ready), each copies what it needs
+ * straight from the peers' src into its dst (the whole src of each, or block me of it), from
+ * its own on in rank order; a second synchronisation tells that no rank reads a src any more.
+ * One copy of each byte instead of two through the scratch. An all-gather in place finds rank
+ * r's block at block r of r's dst. */
+static vsym_status_t gather_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, const char *src,
+                                     char *dst, size_t count, size_t es, int blocks)
+{
+    const size_t len = count * es;
+    const int inplace = !blocks && src == dst + (size_t)c->me * len;
+    const char *base = inplace ? dst : src + (blocks ? (size_t)c->me * len : 0);
+    const size_t off = (size_t)(base - sb->base);
+    VSYM_TRY(vsym_coll_bar_sync(c));
+    vsym_coll_bar_next(c);
+    for (int i = 0; i < c->n; i++) {
+        int r = (c->me + i) % c->n;
+        copy_bytes(dst + (size_t)r * len, sb->peer[r] + off + (inplace ? (size_t)r * len : 0), len);
+    }
+    VSYM_TRY(vsym_coll_bar_sync(c));
+    vsym_coll_bar_next(c);
+    return VSYM_OK;
+}
+
 VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *c, const void *src, void *dst, size_t count,
                                            vsym_dtype_t dtype, vsym_coll_algo_t algo)
 {
     size_t es = vsym_dtype_size(dtype);
+    vsym_coll_buf_t *sb = NULL;
     coll_path_t path;
     VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_ALLGATHER, src, dst, count, dtype, NULL, 0, algo, &path,
-                        NULL, NULL));
+                        &sb, NULL));
     switch (path) {
     case P_NONE:
         return VSYM_OK;
+    case P_ZEROCOPY:
+        return gather_zerocopy(c, sb, src, dst, count, es, 0);
     case P_XCH:
         return xch_blocks(c, src, dst, count, 0, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
     case P_RD:
@@ -1611,13 +1661,16 @@ VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *c, const void *src, void 
                                           vsym_dtype_t dtype, vsym_coll_algo_t algo)
 {
     size_t es = vsym_dtype_size(dtype);
+    vsym_coll_buf_t *sb = NULL;
     coll_path_t path;
     /* Every algorithm is the one-shot exchange. */
     VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_ALLTOALL, src, dst, count, dtype, NULL, 0, algo, &path,
-                        NULL, NULL));
+                        &sb, NULL));
     switch (path) {
     case P_NONE:
         return VSYM_OK;
+    case P_ZEROCOPY:
+        return gather_zerocopy(c, sb, src, dst, count, es, 1);
     case P_XCH:
         return xch_blocks(c, src, dst, count, 1, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
     default:
