@@ -320,6 +320,18 @@ static void suite(vsym_team_t *team, const char *team_name, int remote)
                cases, transport_scope ? " (VSYM_TEST_SCOPE=transport)" : "");
 }
 
+/* dst holds want (bytes of elements of es bytes), and the GUARD bytes on either side of it in
+ * the symmetric buffer still hold 0xA5. */
+static void expect_guarded(const char *dst, const char *want, size_t bytes, size_t es,
+                           const char *what)
+{
+    expect_bytes(dst, want, bytes, es, what);
+    for (int g = 0; g < GUARD; g++)
+        VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
+                       (unsigned char)dst[bytes + (size_t)g] == 0xA5,
+                   "%s: guard byte %d changed", what, g);
+}
+
 /* All-reduce between symmetric buffers of the handle (read and written in place for large
  * sizes), every dtype and op, each algorithm, both orders of src and dst in the buffers, and in
  * place (src == dst). nt: the label of the VSYM_NT_THRESHOLD in force (the pushes of the result
@@ -372,11 +384,7 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
                         /* src may be rewritten as soon as the call returns: no peer may still
                          * read it (in place or through a transport's put in flight). */
                         if (!inplace) memset(src, 0x5A, count * es);
-                        expect_bytes(dst, want, count * es, es, what);
-                        for (int g = 0; g < GUARD; g++)
-                            VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
-                                           (unsigned char)dst[count * es + (size_t)g] == 0xA5,
-                                       "%s: guard byte %d changed", what, g);
+                        expect_guarded(dst, want, count * es, es, what);
                         cases++;
                     }
             }
@@ -448,11 +456,7 @@ static void t_symmetric_gathers(vsym_team_t *team)
                     else
                         VSYM_CHECK_OK(vsym_coll_allgather(c, src, dst, count, dt, algos[ai]));
                     if (!inplace) memset(src, 0x5A, nsrc * es);
-                    expect_bytes(dst, want, nout * es, es, what);
-                    for (int g = 0; g < GUARD; g++)
-                        VSYM_CHECK((unsigned char)dst[-1 - g] == 0xA5 &&
-                                       (unsigned char)dst[nout * es + (size_t)g] == 0xA5,
-                                   "%s: guard byte %d changed", what, g);
+                    expect_guarded(dst, want, nout * es, es, what);
                     cases++;
                     inplace_runs += inplace && strcmp(path, "symmetric-in-place") == 0;
                 }

@@ -1426,37 +1426,15 @@ static vsym_status_t gather_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, 
     return VSYM_OK;
 }
 
-VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *c, const void *src, void *dst, size_t count,
-                                           vsym_dtype_t dtype, vsym_coll_algo_t algo)
-{
-    size_t es = vsym_dtype_size(dtype);
-    vsym_coll_buf_t *sb = NULL;
-    coll_path_t path;
-    VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_ALLGATHER, src, dst, count, dtype, NULL, 0, algo, &path,
-                        &sb, NULL));
-    switch (path) {
-    case P_NONE:
-        return VSYM_OK;
-    case P_ZEROCOPY:
-        return gather_zerocopy(c, sb, src, dst, count, es, 0);
-    case P_XCH:
-        return xch_blocks(c, src, dst, count, 0, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
-    case P_RD:
-        return ag_rd(c, src, dst, count, es);
-    case P_RING:
-        return ag_ring(c, src, dst, count, es);
-    default:
-        return ag_oneshot(c, src, dst, count, es);
-    }
-}
-
-/* ---- Reduce-scatter ----------------------------------------------------------------------- */
-
-static vsym_status_t rs_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count,
-                                vsym_dtype_t dtype, vsym_red_op_t op)
+/* One-shot through the scratch for the block-wise collectives: every rank publishes its n
+ * blocks, one barrier, every rank reads block me from every peer and, with dtype
+ * VSYM_DTYPE_COUNT, places block r at dst + r x count (all-to-all), else reduces them with op in
+ * rank order into dst (reduce-scatter). */
+static vsym_status_t blocks_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                                    size_t es, vsym_dtype_t dtype, vsym_red_op_t op)
 {
     int n = c->n;
-    size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es / (size_t)n;
+    size_t maxe = c->chunk / es / (size_t)n;
     const void *srcs[n];
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
@@ -1466,11 +1444,50 @@ static vsym_status_t rs_oneshot(vsym_coll_t *c, const char *src, char *dst, size
         VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < n; r++)
             VSYM_TRY(bar_peer_v(c, r, (size_t)c->me * len, len, &srcs[r]));
-        vsym_coll_reduce(dtype, op, dst + off * es, srcs, n, m);
+        if (dtype != VSYM_DTYPE_COUNT)
+            vsym_coll_reduce(dtype, op, dst + off * es, srcs, n, m);
+        else
+            for (int r = 0; r < n; r++)
+                memcpy(dst + ((size_t)r * count + off) * es, srcs[r], len);
         vsym_coll_bar_next(c);
     }
     return VSYM_OK;
 }
+
+/* The all-gather (blocks 0) and the all-to-all (blocks 1): the same start and paths, but for
+ * the ring and recursive doubling (all-gather only) and their one-shot through the scratch. */
+static vsym_status_t gather_run(vsym_coll_t *c, int blocks, const void *src, void *dst,
+                                size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo)
+{
+    size_t es = vsym_dtype_size(dtype);
+    vsym_coll_buf_t *sb = NULL;
+    coll_path_t path;
+    VSYM_TRY(coll_begin(c, blocks ? VSYM_COLL_KIND_ALLTOALL : VSYM_COLL_KIND_ALLGATHER, src, dst,
+                        count, dtype, NULL, 0, algo, &path, &sb, NULL));
+    switch (path) {
+    case P_NONE:
+        return VSYM_OK;
+    case P_ZEROCOPY:
+        return gather_zerocopy(c, sb, src, dst, count, es, blocks);
+    case P_XCH:
+        return xch_blocks(c, src, dst, count, blocks, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
+    case P_RD:
+        return ag_rd(c, src, dst, count, es);
+    case P_RING:
+        return ag_ring(c, src, dst, count, es);
+    default:
+        return blocks ? blocks_oneshot(c, src, dst, count, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM)
+                      : ag_oneshot(c, src, dst, count, es);
+    }
+}
+
+VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *c, const void *src, void *dst, size_t count,
+                                           vsym_dtype_t dtype, vsym_coll_algo_t algo)
+{
+    return gather_run(c, 0, src, dst, count, dtype, algo);
+}
+
+/* ---- Reduce-scatter ----------------------------------------------------------------------- */
 
 /* Ring reduce-scatter: rank r publishes block r-1-step; after n-1 steps it holds block r. */
 static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t count,
@@ -1518,7 +1535,7 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *c, const void *src,
     case P_XCH:
         return xch_blocks(c, src, dst, count, 1, vsym_dtype_size(dtype), dtype, op);
     default:
-        return rs_oneshot(c, src, dst, count, dtype, op);
+        return blocks_oneshot(c, src, dst, count, vsym_dtype_size(dtype), dtype, op);
     }
 }
 
@@ -1636,46 +1653,11 @@ VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *c, const void *src, void
 
 /* ---- All-to-all --------------------------------------------------------------------------- */
 
-/* One barrier, then every rank reads its block from every peer. */
-static vsym_status_t at_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es)
-{
-    const int n = c->n;
-    size_t maxe = c->chunk / es / (size_t)n;
-    for (size_t off = 0; off < count; off += maxe) {
-        size_t m = min_sz(maxe, count - off), len = m * es;
-        char *buf = vsym_coll_bar_buf(c);
-        for (int j = 0; j < n; j++)
-            vsym_util_copy(buf + (size_t)j * len, src + ((size_t)j * count + off) * es, len);
-        VSYM_TRY(vsym_coll_bar_sync(c));
-        for (int r = 0; r < n; r++) {
-            const char *p;
-            VSYM_TRY(vsym_coll_bar_peer(c, r, (size_t)c->me * len, len, &p));
-            memcpy(dst + ((size_t)r * count + off) * es, p, len);
-        }
-        vsym_coll_bar_next(c);
-    }
-    return VSYM_OK;
-}
-
+/* Every algorithm of the all-to-all is the one-shot exchange. */
 VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *c, const void *src, void *dst, size_t count,
                                           vsym_dtype_t dtype, vsym_coll_algo_t algo)
 {
-    size_t es = vsym_dtype_size(dtype);
-    vsym_coll_buf_t *sb = NULL;
-    coll_path_t path;
-    /* Every algorithm is the one-shot exchange. */
-    VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_ALLTOALL, src, dst, count, dtype, NULL, 0, algo, &path,
-                        &sb, NULL));
-    switch (path) {
-    case P_NONE:
-        return VSYM_OK;
-    case P_ZEROCOPY:
-        return gather_zerocopy(c, sb, src, dst, count, es, 1);
-    case P_XCH:
-        return xch_blocks(c, src, dst, count, 1, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
-    default:
-        return at_oneshot(c, src, dst, count, es);
-    }
+    return gather_run(c, 1, src, dst, count, dtype, algo);
 }
 
 /* ---- The path of a call ------------------------------------------------------------------- */
