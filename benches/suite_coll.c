@@ -343,15 +343,12 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
     char key[160], title[240];
     long total_wrong = 0;
     char *heap_src = r.src, *heap_dst = r.dst;
-    /* The all-reduce, all-gather and all-to-all measure every size twice: with ordinary buffers
+    /* Every collective but the broadcast measures every size twice: with ordinary buffers
      * (malloc), then with symmetric buffers of the handle (vsym_coll_buffer_alloc), which they
      * read in place from a few KiB. The two take turns size by size (a machine that changes
      * speed during a run then affects both alike); the symmetric table is printed after the
-     * ordinary one. The broadcast and the reduce-scatter run the same code on either. */
-    const int nsweeps = kind == VSYM_COLL_KIND_ALLREDUCE || kind == VSYM_COLL_KIND_ALLGATHER ||
-                                kind == VSYM_COLL_KIND_ALLTOALL
-                            ? 2
-                            : 1;
+     * ordinary one. The broadcast runs the same code on either. */
+    const int nsweeps = kind == VSYM_COLL_KIND_BROADCAST ? 1 : 2;
     char *bufs[2][2] = {{heap_src, heap_dst}, {NULL, NULL}};
     paths = calloc((size_t)nsweeps * (size_t)b->nsizes, sizeof(*paths));
     if (paths == NULL) {

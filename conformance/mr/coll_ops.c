@@ -396,7 +396,8 @@ static void t_symmetric(vsym_team_t *team, const char *nt)
     if (me == 0) printf("symmetric buffers (%d ranks, NT %s): %d cases passed\n", n, nt, cases);
 }
 
-/* The all-gather and the all-to-all from symmetric src buffers: read in place from
+/* The all-gather, the all-to-all and the reduce-scatter (f32/f64/f16 sums of small integers:
+ * exact in any order) from symmetric src buffers: read in place from
  * VSYM_COLL_ZEROCOPY_MIN (4 KiB, the path says so), through the scratch below it and for a
  * forced ring; out of place and (all-gather) in place, three dtypes, sizes up to 70001 elements
  * per block; src rewritten the moment a call returns (no peer may still read it), the bytes
@@ -421,18 +422,20 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
     for (int di = 0; di < 3; di++)
         for (int ci = 0; ci < 3; ci++)
             for (int ai = 0; ai < 2; ai++)
-                for (int k = 0; k < 3; k++) { /* all-gather, in place, all-to-all */
+                for (int k = 0; k < 4; k++) { /* all-gather, in place, all-to-all, r-s */
                     vsym_dtype_t dt = dts[di];
                     size_t es = vsym_dtype_size(dt);
                     size_t count = ci == 0   ? 5
                                    : ci == 1 ? 4096 / es + 3
                                              : maxcount,
                            len = count * es;
-                    int a2a = k == 2, inplace = k == 1;
-                    vsym_coll_kind_t kind =
-                        a2a ? VSYM_COLL_KIND_ALLTOALL : VSYM_COLL_KIND_ALLGATHER;
+                    int a2a = k == 2, inplace = k == 1, rs = k == 3;
+                    vsym_coll_kind_t kind = rs    ? VSYM_COLL_KIND_REDUCE_SCATTER
+                                            : a2a ? VSYM_COLL_KIND_ALLTOALL
+                                                  : VSYM_COLL_KIND_ALLGATHER;
                     char *dst = d + GUARD, *src = inplace ? dst + (size_t)me * len : a + GUARD;
-                    size_t nsrc = a2a ? (size_t)n * count : count, nout = (size_t)n * count;
+                    size_t nsrc = a2a || rs ? (size_t)n * count : count,
+                           nout = rs ? count : (size_t)n * count;
                     memset(d, 0xA5, cap);
                     for (size_t i = 0; i < nsrc; i++)
                         vsym_coll_store_double(dt, src, i, value(dt, VSYM_RED_SUM, me, i, k));
@@ -440,9 +443,11 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
                         size_t r = i / count, j = i % count;
                         vsym_coll_store_double(
                             dt, want, i,
-                            value(dt, VSYM_RED_SUM, (int)r, a2a ? (size_t)me * count + j : j, k));
+                            rs ? reduce_ref(dt, VSYM_RED_SUM, n, (size_t)me * count + i, k, me)
+                               : value(dt, VSYM_RED_SUM, (int)r, a2a ? (size_t)me * count + j : j,
+                                       k));
                     }
-                    size_t bytes = a2a ? (size_t)n * len : len;
+                    size_t bytes = a2a || rs ? (size_t)n * len : len;
                     const char *path = n == 1                                ? "copy"
                                        : algos[ai] == VSYM_COLL_RING && !a2a ? "ring"
                                        : !direct                             ? "oneshot-exchange"
@@ -456,7 +461,10 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
                     const char *got = vsym_coll_path(c, kind, src, dst, count, dt, 0, algos[ai]);
                     VSYM_CHECK(got != NULL && strcmp(got, path) == 0, "%s: path %s, expected %s",
                                what, got ? got : "NULL", path);
-                    if (a2a)
+                    if (rs)
+                        VSYM_CHECK_OK(vsym_coll_reduce_scatter(c, src, dst, count, dt, VSYM_RED_SUM,
+                                                               algos[ai]));
+                    else if (a2a)
                         VSYM_CHECK_OK(vsym_coll_alltoall(c, src, dst, count, dt, algos[ai]));
                     else
                         VSYM_CHECK_OK(vsym_coll_allgather(c, src, dst, count, dt, algos[ai]));
@@ -470,8 +478,8 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
     VSYM_CHECK_OK(vsym_coll_destroy(c)); /* frees a and d */
     free(want);
     if (me == 0)
-        printf("symmetric all-gather / all-to-all (%d ranks%s): %d cases passed\n", n,
-               remote ? ", as if remote" : "", cases);
+        printf("symmetric all-gather / all-to-all / reduce-scatter (%d ranks%s): %d cases passed\n",
+               n, remote ? ", as if remote" : "", cases);
 }
 
 static void expect_kind_path(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,

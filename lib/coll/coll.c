@@ -1204,11 +1204,12 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
     }
 }
 
-/* The buffer of a symmetric src that the all-gather or the all-to-all reads in place
- * (gather_zerocopy), or NULL: every peer reached by load and store, the algorithm left to the
- * library or one-shot / two-shot (the ones it replaces), at least VSYM_COLL_ZEROCOPY_MIN bytes,
- * src in one of the handle's buffers and apart from dst, or the all-gather's block of this rank
- * in dst (in place). Every rank must pass the same kind of buffers at the same offsets. */
+/* The buffer of a symmetric src that the all-gather, the all-to-all or the reduce-scatter reads
+ * in place (gather_zerocopy, rs_zerocopy), or NULL: every peer reached by load and store, the
+ * algorithm left to the library or one-shot / two-shot (the ones it replaces), at least
+ * VSYM_COLL_ZEROCOPY_MIN bytes, src in one of the handle's buffers and apart from dst, or the
+ * all-gather's block of this rank in dst (in place). Every rank must pass the same kind of buffers
+ * at the same offsets. */
 static vsym_coll_buf_t *gather_zc_buf(const vsym_coll_t *c, const char *src, const char *dst,
                                       size_t src_bytes, size_t dst_bytes, size_t bytes,
                                       vsym_coll_algo_t algo, int chosen)
@@ -1260,7 +1261,11 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
                                                                    : P_XCH;
         break;
     case VSYM_COLL_KIND_REDUCE_SCATTER:
-        *path_p = algo == VSYM_COLL_RING ? P_RING : c->all_direct ? P_ONESHOT : P_XCH;
+        zc = gather_zc_buf(c, src, dst, n * blk, blk, bytes, algo, chosen);
+        *path_p = zc                       ? P_ZEROCOPY
+                  : algo == VSYM_COLL_RING ? P_RING
+                  : c->all_direct          ? P_ONESHOT
+                                           : P_XCH;
         break;
     case VSYM_COLL_KIND_BROADCAST:
         *path_p = algo == VSYM_COLL_TWOSHOT ? P_TWOSHOT
@@ -1520,16 +1525,38 @@ static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
     return VSYM_OK;
 }
 
+/* The reduce-scatter from a symmetric src read in place (gather_zc_buf): once every rank has
+ * entered, each reduces block me of every rank's src, in rank order, straight into its dst; a
+ * second synchronisation tells that no rank reads a src any more. Each byte is read once, where
+ * the one-shot through the scratch copies every block first. */
+static vsym_status_t rs_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, const char *src,
+                                 char *dst, size_t count, vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    const size_t off = (size_t)(src - sb->base) + (size_t)c->me * count * vsym_dtype_size(dtype);
+    const void *srcs[c->n];
+    for (int r = 0; r < c->n; r++)
+        srcs[r] = sb->peer[r] + off;
+    VSYM_TRY(vsym_coll_bar_sync(c));
+    vsym_coll_bar_next(c);
+    vsym_coll_reduce(dtype, op, dst, srcs, c->n, count);
+    VSYM_TRY(vsym_coll_bar_sync(c));
+    vsym_coll_bar_next(c);
+    return VSYM_OK;
+}
+
 VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *c, const void *src, void *dst,
                                                 size_t count, vsym_dtype_t dtype, vsym_red_op_t op,
                                                 vsym_coll_algo_t algo)
 {
+    vsym_coll_buf_t *sb = NULL;
     coll_path_t path;
     VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_REDUCE_SCATTER, src, dst, count, dtype, &op, 0, algo,
-                        &path, NULL, NULL));
+                        &path, &sb, NULL));
     switch (path) {
     case P_NONE:
         return VSYM_OK;
+    case P_ZEROCOPY:
+        return rs_zerocopy(c, sb, src, dst, count, dtype, op);
     case P_RING:
         return rs_ring(c, src, dst, count, dtype, op);
     case P_XCH:

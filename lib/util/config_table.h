@@ -47,8 +47,8 @@
     X(COLL_ZEROCOPY_MIN, SIZE, "4K", "",                                                           \
       "Smallest all-reduce (bytes per rank) read and written in place when src and dst lie in "    \
       "symmetric buffers of the handle and every peer is on shared memory; also the smallest "     \
-      "all-gather (bytes per rank) and all-to-all (bytes of the buffer) read from a symmetric "    \
-      "src in place.")                                                                             \
+      "all-gather (bytes per rank), all-to-all and reduce-scatter (bytes of the src) read from a " \
+      "symmetric src in place.")                                                                   \
     X(FUSED_MODE, STRING, "auto", "",                                                              \
       "Fused collective mode (auto: autotune table, else oneshot, twoshot, fewest_bytes, "         \
       "baseline).")                                                                                \

@@ -117,9 +117,10 @@ VSYM_API vsym_team_t *vsym_coll_team(const vsym_coll_t *coll);
  * the src and dst of an out-of-place all-reduce both lie in such buffers, at the same offsets on
  * every rank, and every peer is load/store reachable, the all-reduce reads the peers' inputs
  * and partial results where they are (no copy through the scratch): the fastest path for large
- * sizes. The all-gather and the all-to-all read a src in such a buffer (the same offset on every
- * rank; the all-gather in place: the same dst) straight into dst, one copy of each byte instead
- * of two, from VSYM_COLL_ZEROCOPY_MIN (4 KiB; an all-to-all's src must not overlap its dst).
+ * sizes. The all-gather, the all-to-all and the reduce-scatter read a src in such a buffer (the
+ * same offset on every rank; the all-gather in place: the same dst) straight into dst, one copy
+ * (or read) of each byte instead of two, from VSYM_COLL_ZEROCOPY_MIN (4 KiB; the all-to-all's and
+ * the reduce-scatter's src must not overlap their dst).
  * Returns allocation errors (VSYM_ERR_HEAP_EXHAUSTED, VSYM_ERR_MISMATCH). */
 VSYM_API vsym_status_t vsym_coll_buffer_alloc(vsym_coll_t *coll, size_t size, void **ptr_p);
 /* Free a buffer of vsym_coll_buffer_alloc(). Collective over the team. NULL is a no-op;
@@ -181,7 +182,7 @@ VSYM_API const char *vsym_coll_kind_name(vsym_coll_kind_t kind);
  *   "oneshot-exchange" (peers over verbs: the push exchange), "oneshot-nodes" (all-reduce
  *   across nodes: the push exchange once per node, then shared inside it);
  *   "symmetric-in-place" (all-reduce: the peers' symmetric buffers read and written in place;
- *   all-gather, all-to-all: the peers' symmetric src read straight into dst);
+ *   all-gather, all-to-all, reduce-scatter: the peers' symmetric src read straight into dst);
  *   "twoshot" (all-reduce, broadcast), "ring" (all-reduce, all-gather, reduce-scatter), "rd"
  *   (all-reduce; all-gather on power-of-two teams), "hier" (all-reduce), "chain" and "tree"
  *   (broadcast: RING and RD).
