@@ -6,7 +6,11 @@
 # collectives (mpi-coll) on the same sizes; ROUNDS rounds, the programs taking turns.
 #   run 1: build-dev/run.sh (at 720d62e);  run 2: TAG=run2 KINDS="allgather alltoall" build-dev/run.sh
 #   (after the all-gather and all-to-all read symmetric src buffers in place; their suites then
-#   also sweep symmetric buffers).   LIMIT: seconds for the whole run.
+#   also sweep symmetric buffers);  run 3: TAG=run3 KINDS=reduce-scatter FUSED=1 build-dev/run.sh
+#   (after the reduce-scatter reads symmetric src buffers in place: the reduce-scatter, then the
+#   fused reduce-scatter + all-reduce, whose baseline is that reduce-scatter then an all-reduce,
+#   every TP x DP split, ordinary and symmetric buffers, one launch per rank count).
+#   LIMIT: seconds for the whole run.
 TAG=${TAG:-run}; KINDS=${KINDS:-allgather reduce-scatter broadcast alltoall allreduce}
 D=$(cd "$(dirname "$0")" && pwd); R=$OUT; mkdir -p $R/$TAG
 ROUNDS=${ROUNDS:-1 2}; NPS=${NPS:-8 16}; LIMIT=${LIMIT:-540}
@@ -37,4 +41,12 @@ for r in $ROUNDS; do
     done
   done
 done
+if [ -n "${FUSED:-}" ]; then
+  for np in $NPS; do
+    t=$(left); [ $t -lt 30 ] && { echo "skip fused np $np: $t s left" >> $R/$TAG/progress.txt; continue; }
+    timeout $t $M $np $D/vsym-bench fused --dtype f32 --op reducescatter_allreduce -b 64 -e 1M -f 4 \
+      --check --json $R/$TAG/fused_np$np.jsonl > $R/$TAG/fused_np$np.txt 2>&1
+    echo "exit $? $(date +%T) fused np $np" >> $R/$TAG/progress.txt
+  done
+fi
 (cd $R && tar czf $TAG.tgz $TAG && rm -rf $TAG)
