@@ -8,7 +8,17 @@ import glob, json, os, statistics, sys
 from collections import defaultdict
 
 vs, mp, path = defaultdict(list), defaultdict(list), {}
-for f in glob.glob(os.path.join(sys.argv[1], "run*", "*.jsonl")):
+fused = defaultdict(dict)  # (n, buffers, split) -> size -> (mode -> speed-up over the baseline)
+for f in glob.glob(os.path.join(sys.argv[1], "run*", "fused_np*.jsonl")):
+    for line in open(f):
+        r = json.loads(line)
+        t = r["topology"]
+        split = f"tp{t['local_tp'] * t['inter_tp']}xdp{t['local_dp'] * t['inter_dp']}"
+        key = (r["config"]["ranks"], r["buffers"], split)
+        if r.get("wrong") not in (0, None):
+            print(f"WRONG: {f} {split} {r['size']} {r['mode']}: {r['wrong']}")
+        fused[key].setdefault(r["size"], {})[r["mode"]] = r["speedup_vs_baseline"]
+for f in glob.glob(os.path.join(sys.argv[1], "run*", "*_np*_r*.jsonl")):
     tool, kind, npx, _ = os.path.basename(f)[:-6].split("_")
     n = int(npx[2:])
     for line in open(f):
@@ -49,3 +59,12 @@ for kind in ("allgather", "reduce-scatter", "broadcast", "alltoall", "allreduce"
                 line += (f" | {'sym' if sy else 'ord'} {med(v):9.2f} ({rounds}) {m / med(v):6.2f}"
                          f" {path.get((kind, n, s, sy))}")
             print(line)
+
+for key in sorted(fused):
+    n, buffers, split = key
+    print(f"\nfused reducescatter_allreduce, {n} ranks, {split}, {buffers} buffers: size  "
+          "best mode / baseline  auto / baseline  (median over 5 paired rounds)")
+    for sz in sorted(fused[key]):
+        m = fused[key][sz]
+        best = max(v for k, v in m.items() if k not in ("baseline", "auto") and v)
+        print(f"  {size(sz):>5}  {best:5.2f}  {m.get('auto') or float('nan'):5.2f}")
