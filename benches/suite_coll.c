@@ -130,25 +130,18 @@ static int same_elem(vsym_dtype_t dt, const char *buf, size_t i, double v)
 static long check_coll(crun_t *r, int corrupt)
 {
     int n = r->b->nranks, me = r->b->rank;
-    size_t es = vsym_dtype_size(r->dtype), c = r->count;
+    size_t c = r->count;
     size_t nin = (r->kind == VSYM_COLL_KIND_REDUCE_SCATTER || r->kind == VSYM_COLL_KIND_ALLTOALL)
                      ? c * (size_t)n
                      : c;
-    char *in = r->src;
-    if (r->inplace && r->kind == VSYM_COLL_KIND_ALLGATHER)
-        in = r->dst + (size_t)me * c * es;
-    else if (r->inplace && r->kind == VSYM_COLL_KIND_BROADCAST)
-        in = r->dst;
+    char *in, *out;
+    call_bufs(r, &in, &out);
     if (r->kind != VSYM_COLL_KIND_BROADCAST || me == 0)
         for (size_t i = 0; i < nin; i++)
             vsym_coll_store_double(r->dtype, in, i, cval(r->op, r->dtype, me, i));
     if (corrupt && me == 0 && nin > 0) in[0] ^= 0x40;
     if (unit_coll(r, 0) != VSYM_OK) return -1;
     long wrong = 0;
-    const char *out = r->dst;
-    if (r->inplace && (r->kind == VSYM_COLL_KIND_ALLREDUCE || r->kind == VSYM_COLL_KIND_ALLTOALL))
-        out = r->src;
-    if (r->inplace && r->kind == VSYM_COLL_KIND_REDUCE_SCATTER) out = r->src + (size_t)me * c * es;
     for (size_t i = 0; i < c; i++) {
         switch (r->kind) {
         case VSYM_COLL_KIND_ALLREDUCE:

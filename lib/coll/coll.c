@@ -1158,30 +1158,38 @@ static vsym_status_t ar_oneshot_nodes(vsym_coll_t *c, const char *src, char *dst
     return VSYM_OK;
 }
 
-/* The path of an all-reduce whose algorithm resolved to algo (chosen: left to the library);
- * *sb_p, *db_p the symmetric buffers of src and dst for P_ZEROCOPY. Local. */
+/* Whether symmetric buffers may be read in place (the all-reduce's and the block-wise
+ * collectives' symmetric-in-place paths): every peer reached by load and store, the algorithm
+ * left to the library or one of the two it replaces (one-shot, two-shot), at least
+ * VSYM_COLL_ZEROCOPY_MIN bytes (4 KiB), where the copies through the scratch cost more than the
+ * extra synchronisation. 2-core host, symmetric f32 all-reduce, against 256 KiB (two launches
+ * each): 2 ranks 4 KiB 0.51-0.98 us against 2.85-3.03, 64 KiB 2.4-3.1 against 26-30; 4 ranks
+ * 16 KiB 8.8-13.1 against 14.3-25.3, 64 KiB 13.2-17.5 against 58-63. */
+static int zc_allowed(const vsym_coll_t *c, size_t bytes, vsym_coll_algo_t algo, int chosen)
+{
+    return c->all_direct && bytes >= c->zc_min &&
+           (chosen || algo == VSYM_COLL_ONESHOT || algo == VSYM_COLL_TWOSHOT);
+}
+
+/* Whether [a, a + alen) and [b, b + blen) do not overlap. */
+static int apart(const void *a, size_t alen, const void *b, size_t blen)
+{
+    return (const char *)a + alen <= (const char *)b || (const char *)b + blen <= (const char *)a;
+}
+
+/* The path of an all-reduce (of more than one rank and element) whose algorithm resolved to
+ * algo (chosen: left to the library); *sb_p, *db_p the symmetric buffers of src and dst for
+ * P_ZEROCOPY. Local. */
 static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *dst, size_t count,
                            vsym_dtype_t dtype, vsym_coll_algo_t algo, int chosen,
                            vsym_coll_buf_t **sb_p, vsym_coll_buf_t **db_p)
 {
     const size_t bytes = count * vsym_dtype_size(dtype);
-    if (count == 0) return P_NONE;
-    if (c->n == 1) return P_COPY;
-    /* Symmetric buffers are read in place when the algorithm is left to the library, or is
-     * one of the two it replaces. */
-    if (c->all_direct && (chosen || algo == VSYM_COLL_TWOSHOT || algo == VSYM_COLL_ONESHOT)) {
+    /* src and dst (disjoint, or the same) in symmetric buffers: read and written in place. */
+    if (zc_allowed(c, bytes, algo, chosen) && (src == dst || apart(src, bytes, dst, bytes))) {
         vsym_coll_buf_t *sb = vsym_coll_find_buf(c, src, bytes),
                         *db = sb ? vsym_coll_find_buf(c, dst, bytes) : NULL;
-        /* src and dst (disjoint, or the same) in symmetric buffers: read and write them in
-         * place from VSYM_COLL_ZEROCOPY_MIN (4 KiB), where the copies through the scratch cost
-         * more than the extra synchronisation. 2-core host, symmetric f32, against 256 KiB
-         * (two launches each): 2 ranks 4 KiB 0.51-0.98 us against 2.85-3.03, 64 KiB 2.4-3.1
-         * against 26-30; 4 ranks 16 KiB 8.8-13.1 against 14.3-25.3, 64 KiB 13.2-17.5 against
-         * 58-63. */
-        if (db != NULL &&
-            ((const char *)src + bytes <= (const char *)dst ||
-             (const char *)dst + bytes <= (const char *)src || src == dst) &&
-            bytes >= c->zc_min) {
+        if (db != NULL) {
             *sb_p = sb;
             *db_p = db;
             return P_ZEROCOPY;
@@ -1205,21 +1213,18 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
 }
 
 /* The buffer of a symmetric src that the all-gather, the all-to-all or the reduce-scatter reads
- * in place (gather_zerocopy, rs_zerocopy), or NULL: every peer reached by load and store, the
- * algorithm left to the library or one-shot / two-shot (the ones it replaces), at least
- * VSYM_COLL_ZEROCOPY_MIN bytes, src in one of the handle's buffers and apart from dst, or the
- * all-gather's block of this rank in dst (in place). Every rank must pass the same kind of buffers
- * at the same offsets. */
-static vsym_coll_buf_t *gather_zc_buf(const vsym_coll_t *c, const char *src, const char *dst,
-                                      size_t src_bytes, size_t dst_bytes, size_t bytes,
-                                      vsym_coll_algo_t algo, int chosen)
+ * in place (gather_zerocopy, rs_zerocopy), or NULL: zc_allowed, src in one of the handle's
+ * buffers and apart from dst, or the all-gather's block of this rank in dst (in place). Every
+ * rank must pass the same kind of buffers at the same offsets. */
+static vsym_coll_buf_t *zc_src_buf(const vsym_coll_t *c, const char *src, const char *dst,
+                                   size_t src_bytes, size_t dst_bytes, size_t bytes,
+                                   vsym_coll_algo_t algo, int chosen)
 {
-    if (!c->all_direct || bytes < c->zc_min ||
-        !(chosen || algo == VSYM_COLL_ONESHOT || algo == VSYM_COLL_TWOSHOT))
-        return NULL;
-    int apart = src + src_bytes <= dst || dst + dst_bytes <= src;
+    if (!zc_allowed(c, bytes, algo, chosen)) return NULL;
     int own_block = src_bytes < dst_bytes && src == dst + (size_t)c->me * src_bytes;
-    return apart || own_block ? vsym_coll_find_buf(c, src, src_bytes) : NULL;
+    return apart(src, src_bytes, dst, dst_bytes) || own_block
+               ? vsym_coll_find_buf(c, src, src_bytes)
+               : NULL;
 }
 
 /* The path of collective kind with the requested algorithm (AUTO, or one by name): what
@@ -1253,7 +1258,7 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
         *path_p = ar_path(c, src, dst, count, dtype, algo, chosen, sb_p, db_p);
         break;
     case VSYM_COLL_KIND_ALLGATHER:
-        zc = gather_zc_buf(c, src, dst, blk, n * blk, bytes, algo, chosen);
+        zc = zc_src_buf(c, src, dst, blk, n * blk, bytes, algo, chosen);
         *path_p = zc                                               ? P_ZEROCOPY
                   : algo == VSYM_COLL_RD && pow2                   ? P_RD
                   : algo == VSYM_COLL_RING || algo == VSYM_COLL_RD ? P_RING
@@ -1261,7 +1266,7 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
                                                                    : P_XCH;
         break;
     case VSYM_COLL_KIND_REDUCE_SCATTER:
-        zc = gather_zc_buf(c, src, dst, n * blk, blk, bytes, algo, chosen);
+        zc = zc_src_buf(c, src, dst, n * blk, blk, bytes, algo, chosen);
         *path_p = zc                       ? P_ZEROCOPY
                   : algo == VSYM_COLL_RING ? P_RING
                   : c->all_direct          ? P_ONESHOT
@@ -1274,7 +1279,7 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
                                             : P_ONESHOT;
         break;
     default:
-        zc = gather_zc_buf(c, src, dst, n * blk, n * blk, bytes, algo, chosen);
+        zc = zc_src_buf(c, src, dst, n * blk, n * blk, bytes, algo, chosen);
         *path_p = zc ? P_ZEROCOPY : c->all_direct ? P_ONESHOT : P_XCH;
         break;
     }
@@ -1408,7 +1413,7 @@ static vsym_status_t ag_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
 }
 
 /* The all-gather (blocks 0) and the all-to-all (blocks 1) from a symmetric src read in place
- * (gather_zc_buf): once every rank has entered (its src ready), each copies what it needs
+ * (zc_src_buf): once every rank has entered (its src ready), each copies what it needs
  * straight from the peers' src into its dst (the whole src of each, or block me of it), from
  * its own on in rank order; a second synchronisation tells that no rank reads a src any more.
  * One copy of each byte instead of two through the scratch. An all-gather in place finds rank
@@ -1525,7 +1530,7 @@ static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
     return VSYM_OK;
 }
 
-/* The reduce-scatter from a symmetric src read in place (gather_zc_buf): once every rank has
+/* The reduce-scatter from a symmetric src read in place (zc_src_buf): once every rank has
  * entered, each reduces block me of every rank's src, in rank order, straight into its dst; a
  * second synchronisation tells that no rank reads a src any more. Each byte is read once, where
  * the one-shot through the scratch copies every block first. */

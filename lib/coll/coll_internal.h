@@ -138,11 +138,11 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
  * outputs may overlap the inputs). Two rotating sets of slots, safe because every rank sends to
  * every other in every exchange: a rank writes a set again two exchanges later, after it has
  * received every peer's data of the exchange between, which each peer sent only once it had
- * finished reading. The blocks may be rewritten once it returns. */
+ * finished reading. The blocks may be rewritten once it returns. registered: the blocks lie in
+ * registered memory (symmetric buffers); above the size a transport stages
+ * (vsym_team_put_staged_max) their puts go non-blocking, with one quiet. */
 vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, int registered,
                             const char **got);
-/* registered: the blocks lie in registered memory (symmetric buffers); above the size a
- * transport stages (vsym_team_put_staged_max) their puts go non-blocking, with one quiet. */
 
 /* ---- Fused topology helpers (fused.c) ----------------------------------------------------- */
 
