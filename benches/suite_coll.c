@@ -336,30 +336,26 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
     char key[160], title[240];
     long total_wrong = 0;
     char *heap_src = r.src, *heap_dst = r.dst;
-    /* Every collective but the broadcast measures every size twice: with ordinary buffers
-     * (malloc), then with symmetric buffers of the handle (vsym_coll_buffer_alloc), which they
-     * read in place from a few KiB. The two take turns size by size (a machine that changes
-     * speed during a run then affects both alike); the symmetric table is printed after the
-     * ordinary one. The broadcast runs the same code on either. */
-    const int nsweeps = kind == VSYM_COLL_KIND_BROADCAST ? 1 : 2;
+    /* Every collective measures every size twice: with ordinary buffers (malloc), then with
+     * symmetric buffers of the handle (vsym_coll_buffer_alloc), which they read in place from a
+     * few KiB. The two take turns size by size (a machine that changes speed during a run then
+     * affects both alike); the symmetric table is printed after the ordinary one. */
     char *bufs[2][2] = {{heap_src, heap_dst}, {NULL, NULL}};
-    paths = calloc((size_t)nsweeps * (size_t)b->nsizes, sizeof(*paths));
+    paths = calloc(2 * (size_t)b->nsizes, sizeof(*paths));
     if (paths == NULL) {
         st = VSYM_ERR_NO_MEMORY;
         goto out;
     }
-    if (nsweeps == 2) {
-        void *a = NULL, *d = NULL;
-        st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &a);
-        if (st == VSYM_OK) st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &d);
-        sym_rows = calloc((size_t)b->nsizes, sizeof(*sym_rows));
-        if (st == VSYM_OK && sym_rows == NULL) st = VSYM_ERR_NO_MEMORY;
-        if (st != VSYM_OK) goto out;
-        memset(a, 0, b->max_size + 64);
-        memset(d, 0, b->max_size + 64);
-        bufs[1][0] = a;
-        bufs[1][1] = d;
-    }
+    void *a = NULL, *d = NULL;
+    st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &a);
+    if (st == VSYM_OK) st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &d);
+    sym_rows = calloc((size_t)b->nsizes, sizeof(*sym_rows));
+    if (st == VSYM_OK && sym_rows == NULL) st = VSYM_ERR_NO_MEMORY;
+    if (st != VSYM_OK) goto out;
+    memset(a, 0, b->max_size + 64);
+    memset(d, 0, b->max_size + 64);
+    bufs[1][0] = a;
+    bufs[1][1] = d;
     snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
              reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", 0);
     snprintf(title, sizeof(title), "%s  dtype %s  op %s  algo %s  ranks %d  (busbw factor %.3f)",
@@ -373,7 +369,7 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
         r.count = size / es / per;
         if (r.count == 0) continue;
         size_t bytes = r.count * es * per;
-        for (int sym = 0; sym < nsweeps && st == VSYM_OK; sym++) {
+        for (int sym = 0; sym < 2 && st == VSYM_OK; sym++) {
             double row[10] = {(double)bytes, (double)(r.count * per)};
             r.src = bufs[sym][0];
             r.dst = bufs[sym][1];
@@ -437,7 +433,7 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
         }
     }
     if (st == VSYM_OK) print_paths(b, paths, "");
-    if (st == VSYM_OK && nsweeps == 2) {
+    if (st == VSYM_OK) {
         snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
                  reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", 1);
         snprintf(title, sizeof(title),

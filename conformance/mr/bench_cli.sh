@@ -132,6 +132,9 @@ EOF
       --json "$work/k.jsonl" --append > "$work/k_bc.out" 2> "$work/err" ||
       fail "broadcast run: $(cat "$work/err")"
   grep -q '^# path: 8 tree$' "$work/k_bc.out" || fail "broadcast rd: $(grep path "$work/k_bc.out")"
+  "$run" -n 2 --timeout 120 -- "$bench" broadcast -b 64K -e 64K -n 5 --check \
+      --json "$work/k.jsonl" --append > "$work/k_bc2.out" 2> "$work/err" ||
+      fail "broadcast run: $(cat "$work/err")"
   python3 - "$work/k.jsonl" <<'EOF' || exit 1
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
@@ -142,9 +145,14 @@ a2a = [x for x in r if x["suite"] == "alltoall" and x["mode"] == "out-of-place-s
        and x["size"] == 4096]
 if len(a2a) != 1 or a2a[0]["path"] != "symmetric-in-place":
     sys.exit(f"FAIL: all-to-all from symmetric buffers at 4 KiB: {a2a}")
-bc = [x for x in r if x["suite"] == "broadcast"]
-if not bc or any(x["algo"] != "rd" or x["path"] != "tree" for x in bc):
+bc = [x for x in r if x["suite"] == "broadcast" and x["algo"] == "rd"]
+if not bc or any(x["path"] != "tree" for x in bc):
     sys.exit(f"FAIL: broadcast records: {[(x['algo'], x['path']) for x in bc]}")
+# The broadcast into symmetric buffers copies from the root's memory, in and out of place.
+bc = {x["mode"]: x["path"] for x in r if x["suite"] == "broadcast" and x["algo"] == "auto"}
+if bc != {"out-of-place": "oneshot", "in-place": "oneshot",
+          "out-of-place-symmetric": "symmetric-in-place", "in-place-symmetric": "symmetric-in-place"}:
+    sys.exit(f"FAIL: broadcast at 64 KiB, paths by mode: {bc}")
 print(f"ok: {len(r)} collective records name their path")
 EOF
   ;;

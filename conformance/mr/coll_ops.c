@@ -482,6 +482,89 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
                n, remote ? ", as if remote" : "", cases);
 }
 
+/* The broadcast into symmetric dst buffers (read from the root's memory from
+ * VSYM_COLL_ZEROCOPY_MIN, 64 KiB with more ranks than cores; the path says so), every root in
+ * turn, f32/f64/f16, 5 to 70001 elements, AUTO and a forced chain (which keeps its own path);
+ * the root's src: in place, in another symmetric buffer (read by the others where it is), in
+ * ordinary memory, overlapping its dst, and its dst at another offset than the others' (the
+ * root names where to read). The root rewrites its src the moment the call returns; the bytes
+ * around every dst untouched. */
+static void t_symmetric_broadcast(vsym_team_t *team, int remote)
+{
+    vsym_coll_t *c;
+    int me = vsym_team_rank(team), n = vsym_team_size(team);
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    if (remote) force_remote_path(c);
+    const size_t maxcount = transport_scope ? 17000 : 70001, cap = maxcount * 8 + 4 * GUARD;
+    const int direct = c->all_direct;
+    const size_t zc_min = vsym_util_core_per_rank() ? 4096 : 65536;
+    char *a, *d, *want = malloc(maxcount * 8), *plain = malloc(maxcount * 8);
+    VSYM_CHECK(want != NULL && plain != NULL, "malloc");
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&a));
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&d));
+    const vsym_dtype_t dts[] = {VSYM_DTYPE_F32, VSYM_DTYPE_F64, VSYM_DTYPE_F16};
+    static const char *const kinds[] = {"in place", "src symmetric", "src ordinary",
+                                        "src overlapping dst", "root's dst elsewhere"};
+    int cases = 0, zc_runs = 0;
+    for (int di = 0; di < 3; di++)
+        for (int ci = 0; ci < 4; ci++)
+            for (int ai = 0; ai < 2; ai++)
+                for (int k = 0; k < 5; k++) {
+                    int root = (di * 40 + ci * 10 + ai * 5 + k) % n;
+                    vsym_dtype_t dt = dts[di];
+                    vsym_coll_algo_t algo = ai ? VSYM_COLL_RING : VSYM_COLL_AUTO;
+                    size_t es = vsym_dtype_size(dt);
+                    size_t count = ci == 0   ? 5
+                                   : ci == 1 ? 4096 / es + 3
+                                   : ci == 2 ? 65536 / es + 3
+                                             : maxcount,
+                           len = count * es;
+                    /* The root's dst 2 x GUARD bytes further on (k 3, 4); for k 3 its src
+                     * starts 3 elements before it (over its leading guard bytes). */
+                    char *dst = d + GUARD + (me == root && k >= 3 ? 2 * GUARD : 0);
+                    char *src = k == 0   ? dst
+                                : k == 1 ? a + GUARD
+                                : k == 2 ? plain
+                                : k == 3 ? dst - 3 * es
+                                         : a + GUARD;
+                    memset(d, 0xA5, cap);
+                    for (size_t i = 0; i < count; i++)
+                        vsym_coll_store_double(dt, want, i, value(dt, VSYM_RED_SUM, root, i, k));
+                    if (me == root) memcpy(src, want, len);
+                    const char *path = n == 1                    ? "copy"
+                                       : ai                      ? "chain"
+                                       : direct && len >= zc_min ? "symmetric-in-place"
+                                       : direct || len <= 65536  ? "oneshot"
+                                                                 : "twoshot";
+                    char what[160];
+                    snprintf(what, sizeof(what),
+                             "symmetric buffers: broadcast from %d, %s, %s %s count %zu", root,
+                             kinds[k], vsym_coll_algo_name(algo), vsym_dtype_name(dt), count);
+                    const char *got = vsym_coll_path(c, VSYM_COLL_KIND_BROADCAST, src, dst, count,
+                                                     dt, root, algo);
+                    VSYM_CHECK(got != NULL && strcmp(got, path) == 0, "%s: path %s, expected %s",
+                               what, got ? got : "NULL", path);
+                    VSYM_CHECK_OK(vsym_coll_broadcast(c, me == root ? src : NULL, dst, count, dt,
+                                                      root, algo));
+                    if (me == root && k != 0 && k != 3) memset(src, 0x5A, len);
+                    if (me == root && k == 3)
+                        expect_bytes(dst, want, len, es, what);
+                    else
+                        expect_guarded(dst, want, len, es, what);
+                    cases++;
+                    zc_runs += strcmp(path, "symmetric-in-place") == 0;
+                }
+    VSYM_CHECK(n == 1 || !direct || zc_runs == (zc_min == 4096 ? 45 : 30),
+               "%d broadcasts read from the root's memory, expected %d", zc_runs,
+               zc_min == 4096 ? 45 : 30);
+    VSYM_CHECK_OK(vsym_coll_destroy(c)); /* frees a and d */
+    free(want);
+    free(plain);
+    if (me == 0)
+        printf("symmetric broadcast (%d ranks%s): %d cases passed\n", n,
+               remote ? ", as if remote" : "", cases);
+}
+
 static void expect_kind_path(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,
                              const void *dst, size_t count, vsym_coll_algo_t algo, const char *want,
                              const char *what)
@@ -672,6 +755,8 @@ int main(int argc, char **argv)
     t_symmetric(world, "auto");
     t_symmetric_gathers(world, 0);
     if (!transport_scope) t_symmetric_gathers(world, 1);
+    t_symmetric_broadcast(world, 0);
+    if (!transport_scope) t_symmetric_broadcast(world, 1);
     /* Every push of a result non-temporal. */
     setenv("VSYM_NT_THRESHOLD", "4K", 1);
     VSYM_CHECK_OK(vsym_settings_check());

@@ -120,7 +120,12 @@ VSYM_API vsym_team_t *vsym_coll_team(const vsym_coll_t *coll);
  * sizes. The all-gather, the all-to-all and the reduce-scatter read a src in such a buffer (the
  * same offset on every rank; the all-gather in place: the same dst) straight into dst, one copy
  * (or read) of each byte instead of two, from VSYM_COLL_ZEROCOPY_MIN (4 KiB; the all-to-all's and
- * the reduce-scatter's src must not overlap their dst).
+ * the reduce-scatter's src must not overlap their dst). The broadcast into a dst in such a buffer
+ * on every rank (any offsets) copies the vector straight from the root's memory: from its src
+ * when that lies in such a buffer too, else from its dst after the root's own copy; no copy at
+ * the root in place (from VSYM_COLL_ZEROCOPY_MIN, or 64 KiB with more ranks than cores).
+ * Every rank must pass the same kind of buffers (all symmetric or none), else the ranks take
+ * different paths and a wait ends in its timeout.
  * Returns allocation errors (VSYM_ERR_HEAP_EXHAUSTED, VSYM_ERR_MISMATCH). */
 VSYM_API vsym_status_t vsym_coll_buffer_alloc(vsym_coll_t *coll, size_t size, void **ptr_p);
 /* Free a buffer of vsym_coll_buffer_alloc(). Collective over the team. NULL is a no-op;
@@ -182,7 +187,8 @@ VSYM_API const char *vsym_coll_kind_name(vsym_coll_kind_t kind);
  *   "oneshot-exchange" (peers over verbs: the push exchange), "oneshot-nodes" (all-reduce
  *   across nodes: the push exchange once per node, then shared inside it);
  *   "symmetric-in-place" (all-reduce: the peers' symmetric buffers read and written in place;
- *   all-gather, all-to-all, reduce-scatter: the peers' symmetric src read straight into dst);
+ *   all-gather, all-to-all, reduce-scatter: the peers' symmetric src read straight into dst;
+ *   broadcast: the root's memory read straight into dst);
  *   "twoshot" (all-reduce, broadcast), "ring" (all-reduce, all-gather, reduce-scatter), "rd"
  *   (all-reduce; all-gather on power-of-two teams), "hier" (all-reduce), "chain" and "tree"
  *   (broadcast: RING and RD).
