@@ -61,6 +61,8 @@ static void print_help(void)
            "      --pattern NAME    the same as --op (copy: ring, alltoall, scatter, gather,\n"
            "                        random, incast)\n"
            "      --dtype NAME      data type (suites that have one)\n"
+           "      --send KIND       copy: send buffers in ordinary (malloc, default) or\n"
+           "                        symmetric memory (the heap: sent without staging over verbs)\n"
            "      --json FILE       JSON lines, one record per (suite, op, size, mode)\n"
            "      --append          add to FILE instead of replacing it\n"
            "      --csv             CSV instead of aligned columns on stdout\n"
@@ -116,6 +118,7 @@ enum {
     OPT_FROM,
     OPT_TO,
     OPT_SCALE,
+    OPT_SEND,
 };
 
 static const vsym_bench_suite_t *find_suite(const char *name)
@@ -157,6 +160,7 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         {"from", required_argument, NULL, OPT_FROM},
         {"to", required_argument, NULL, OPT_TO},
         {"scale", required_argument, NULL, OPT_SCALE},
+        {"send", required_argument, NULL, OPT_SEND},
         {NULL, 0, NULL, 0},
     };
     int c, have_b = 0, have_e = 0, have_s = 0, have_a = 0;
@@ -272,6 +276,11 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
             break;
         case OPT_SCALE:
             o->scale = optarg;
+            break;
+        case OPT_SEND:
+            if (strcmp(optarg, "ordinary") && strcmp(optarg, "symmetric"))
+                usage_error("--send: expected ordinary or symmetric, got '%s'", optarg);
+            o->send_symmetric = strcmp(optarg, "symmetric") == 0;
             break;
         case ':':
             usage_error("option %s needs a value", name);
@@ -438,7 +447,8 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
     json_object_set_new(cfg, "settings", settings);
     json_object_set_new(cfg, "settings_from_env", from_env);
     /* VSYM_NT_THRESHOLD=auto resolved on this rank's CPU */
-    json_object_set_new(cfg, "nt_threshold_bytes", json_integer((json_int_t)vsym_util_nt_threshold()));
+    json_object_set_new(cfg, "nt_threshold_bytes",
+                        json_integer((json_int_t)vsym_util_nt_threshold()));
     json_object_set_new(cfg, "command", json_string(cmd));
     json_object_set_new(cfg, "iterations_option", json_integer(b->opts->iterations));
     json_object_set_new(cfg, "warmup_option", json_integer(b->opts->warmup));

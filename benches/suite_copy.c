@@ -12,8 +12,11 @@
  *   random    every rank sends 4 tasks to seeded random other ranks;
  *   incast    ranks 2.. send one task to rank 0 and one to rank 1 (two hot receivers), and
  *             ranks 0 and 1 send one to each other.
- * Send buffers are ordinary memory (malloc); receive buffers are on the symmetric heap (one
- * object, the same for both methods), so both methods write with the same copy path.
+ * Send buffers are ordinary memory (malloc), or with --send symmetric one object on the
+ * symmetric heap (registered: over verbs the NIC reads it where it is, no staging copy; the
+ * copy service's last put of each batch then returns before its transfer completes); receive
+ * buffers are on the symmetric heap (one object, the same for both methods), so both methods
+ * write with the same copy path. The put references send from the same memory.
  *
  * For each (pattern, size): the copy service schedules once, runs warm-up + timed runs (each
  * run timed between a barrier and its end on every rank; the run's time is the slowest rank's),
@@ -263,11 +266,21 @@ static vsym_status_t time_put_all(vsym_bench_t *b, vsym_obj_t *recv, const unsig
 }
 
 static const vsym_bench_column_t copy_cols[] = {
-    {"#bytes", 10, 0},         {"#tasks", 7, 0},         {"iters", 6, 0},
-    {"delta", 6, 0},           {"greedy", 7, 0},         {"sched[ms]", 10, 3},
-    {"t_copy[us]", 12, 1},     {"BW_copy[GB/s]", 15, 3}, {"t_naive[us]", 13, 1},
-    {"BW_naive[GB/s]", 16, 3}, {"BW_put[GB/s]", 14, 3},  {"copy/put", 10, 3},
-    {"BW_put_all[GB/s]", 18, 3}, {"copy/put_all", 14, 3}, {"naive/copy", 12, 3},
+    {"#bytes", 10, 0},
+    {"#tasks", 7, 0},
+    {"iters", 6, 0},
+    {"delta", 6, 0},
+    {"greedy", 7, 0},
+    {"sched[ms]", 10, 3},
+    {"t_copy[us]", 12, 1},
+    {"BW_copy[GB/s]", 15, 3},
+    {"t_naive[us]", 13, 1},
+    {"BW_naive[GB/s]", 16, 3},
+    {"BW_put[GB/s]", 14, 3},
+    {"copy/put", 10, 3},
+    {"BW_put_all[GB/s]", 18, 3},
+    {"copy/put_all", 14, 3},
+    {"naive/copy", 12, 3},
     {"#wrong", 8, 0},
 };
 #define N_COLS ((int)(sizeof(copy_cols) / sizeof(copy_cols[0])))
@@ -307,11 +320,20 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
     free(sent);
     free(got);
 
-    unsigned char *send = malloc(send_len);
-    vsym_obj_t *recv = NULL;
+    const int symmetric = b->opts->send_symmetric;
+    unsigned char *send = NULL;
+    vsym_obj_t *recv = NULL, *send_obj = NULL;
     timed_t tc = {0}, tn = {0}, tp = {0}, ta = {0};
-    if (send == NULL)
+    if (symmetric) {
+        /* One size on every rank (vsym_alloc is collective): the largest of any rank. */
+        size_t all = sent_max > size ? sent_max : size;
+        send_len = all > busiest ? all : busiest;
+        st = vsym_alloc(b->world, send_len, &send_obj);
+        if (st != VSYM_OK) return st;
+        send = vsym_obj_ptr(send_obj);
+    } else if ((send = malloc(send_len)) == NULL) {
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy bench: no memory for %zu bytes", send_len);
+    }
     if (send_len > sent_me) memset(send + sent_me, 0, send_len - sent_me); /* the put's tail */
     st = vsym_alloc(b->world, recv_max, &recv);
     if (st != VSYM_OK) goto out;
@@ -410,9 +432,9 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
     if (st == VSYM_OK) st = slowest(b, &ta);
     if (st != VSYM_OK) goto out;
     /* Per-rank put bandwidths: the busiest rank's bytes alone, the largest sender's under load. */
-    double put_gbs = n > 1 && busiest > 0 ? (double)busiest / median_of(tp.samples, iters) / 1e9 : 0;
-    double put_all_gbs =
-        sent_max > 0 ? (double)sent_max / median_of(ta.samples, iters) / 1e9 : 0;
+    double put_gbs =
+        n > 1 && busiest > 0 ? (double)busiest / median_of(tp.samples, iters) / 1e9 : 0;
+    double put_all_gbs = sent_max > 0 ? (double)sent_max / median_of(ta.samples, iters) / 1e9 : 0;
 
     double t_copy = median_of(tc.samples, iters), t_naive = median_of(tn.samples, iters);
     double bw_copy = (double)busiest / t_copy / 1e9, bw_naive = (double)busiest / t_naive / 1e9;
@@ -432,16 +454,18 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
                         put_all_gbs > 0 ? bw_copy / put_all_gbs : NAN,
                         t_naive / t_copy,
                         (double)wrong};
-    char key[96], title[200];
+    char key[96], title[256];
     snprintf(key, sizeof(key), "copy/%s", pattern);
     snprintf(title, sizeof(title),
-             "vsym-bench copy --pattern %s: %d ranks on %d node(s), %llu-byte chunks, per rank "
-             "= busiest rank's bytes per run",
-             pattern, n, b->nnodes, (unsigned long long)cs.chunk_size);
+             "vsym-bench copy --pattern %s: %d ranks on %d node(s), %llu-byte chunks, %s send "
+             "buffers, per rank = busiest rank's bytes per run",
+             pattern, n, b->nnodes, (unsigned long long)cs.chunk_size,
+             symmetric ? "symmetric" : "ordinary");
     vsym_bench_table_header(b, key, title, copy_cols, b->opts->check ? N_COLS : N_COLS - 1);
     vsym_bench_table_row(b, copy_cols, b->opts->check ? N_COLS : N_COLS - 1, v);
     json_t *r = vsym_bench_record_new(b, pattern, "bw", size);
     json_object_set_new(r, "pattern", json_string(pattern));
+    json_object_set_new(r, "send_memory", json_string(symmetric ? "symmetric" : "ordinary"));
     json_object_set_new(r, "iterations", json_integer(iters));
     json_object_set_new(r, "warmup", json_integer(warmup));
     json_object_set_new(r, "tasks", json_integer((json_int_t)cs.tasks));
@@ -486,7 +510,12 @@ out:
     if (st == VSYM_OK) st = st2;
     st2 = vsym_obj_free(recv);
     if (st == VSYM_OK) st = st2;
-    free(send);
+    if (symmetric) {
+        st2 = vsym_obj_free(send_obj);
+        if (st == VSYM_OK) st = st2;
+    } else {
+        free(send);
+    }
     return st;
 }
 

@@ -47,6 +47,7 @@ options)
   expect_usage_error "bad iteration count" "$bench" put -n 0
   expect_usage_error "bad factor" "$bench" put -f 1
   expect_usage_error "unknown atomic op" "$bench" atomic --op fetch-nand
+  expect_usage_error "bad --send" "$bench" copy --send pinned
   expect_usage_error "extra argument" "$bench" put get
   expect_usage_error "one rank for a pair suite" "$bench" put -s 8 -n 5
   expect_usage_error "size beyond the symmetric heap" "$bench" put -s 1G
@@ -104,14 +105,25 @@ EOF
   # The copy suite: its record names the peer and transport of its single-peer put reference,
   # which moves the busiest rank's bytes, and carries the loaded reference (every rank putting
   # at once) with its ratio.
+  # With --send symmetric the send buffers (and the put references' sources) are on the heap.
   "$run" -n 2 --timeout 120 -- "$bench" copy --pattern ring -b 64K -e 64K -n 5 --check \
       --json "$work/c.jsonl" > /dev/null 2> "$work/err" || fail "copy run: $(cat "$work/err")"
+  "$run" -n 3 --timeout 120 -- "$bench" copy --pattern alltoall --send symmetric -s 64K -n 5 \
+      --check --json "$work/c.jsonl" --append > "$work/c_sym.out" 2> "$work/err" ||
+      fail "copy --send symmetric run: $(cat "$work/err")"
+  grep -q "symmetric send buffers" "$work/c_sym.out" || fail "copy --send symmetric: no title"
   python3 - "$work/c.jsonl" <<'EOF' || exit 1
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
-if len(r) != 1:
-    sys.exit(f"FAIL: copy: {len(r)} records, expected 1")
+if len(r) != 2:
+    sys.exit(f"FAIL: copy: {len(r)} records, expected 2")
+s = r[1]
+if (s["send_memory"] != "symmetric" or s["wrong"] != 0 or s["pattern"] != "alltoall"
+        or s["busiest_rank_bytes"] != 2 * 65536 or s["put_single_peer_gbs"] <= 0):
+    sys.exit(f"FAIL: copy record, symmetric send buffers: {json.dumps(s)[:300]}")
 r = r[0]
+if r["send_memory"] != "ordinary":
+    sys.exit(f"FAIL: copy record: send_memory {r['send_memory']}")
 if r.get("put_pair") != [0, 1] or r.get("put_transport") != "shm":
     sys.exit(f"FAIL: copy: put reference {r.get('put_pair')} over {r.get('put_transport')}")
 if (r["wrong"] != 0 or r["schedule_iterations"] != r["delta"] or r["put_single_peer_gbs"] <= 0
