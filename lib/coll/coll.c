@@ -1171,8 +1171,17 @@ static int zc_allowed(const vsym_coll_t *c, size_t bytes, vsym_coll_algo_t algo,
            (chosen || algo == VSYM_COLL_ONESHOT || algo == VSYM_COLL_TWOSHOT);
 }
 
-/* The broadcast's smallest size read from the root's memory with more ranks than cores. */
-#define COLL_BC_ZEROCOPY_OVERSUB_MIN 65536
+/* The broadcast's smallest size read from the root's memory (beyond VSYM_COLL_ZEROCOPY_MIN):
+ * its second synchronisation costs more than the copy through the scratch it saves below 64 KiB
+ * with more ranks than cores (4 ranks on the 2-core host: 4-16 KiB took 8.5-11.4 us in place
+ * against 4.5-6.8, 64 KiB about the same; 2 ranks, 4 KiB 0.3-0.8 us against 0.4-1.7, three
+ * launches each), and below 32 KiB beyond 8 ranks (16-core host, three rounds: 4 KiB at 16
+ * ranks 2.3-2.7 us against 1.7-2.1, 32 KiB 3.8-5.8 against 7.8-12.5; at 8 ranks 4 KiB the
+ * same either way; results/coll/device-16core-2026-11-26-stop26). */
+static size_t bc_zerocopy_min(const vsym_coll_t *c)
+{
+    return !vsym_util_core_per_rank() ? 65536 : c->n > 8 ? 32768 : 0;
+}
 
 /* Whether [a, a + alen) and [b, b + blen) do not overlap. */
 static int apart(const void *a, size_t alen, const void *b, size_t blen)
@@ -1276,13 +1285,8 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
                                            : P_XCH;
         break;
     case VSYM_COLL_KIND_BROADCAST:
-        /* dst, which every rank passes, decides: the root's src may be anything. With more
-         * ranks than cores the second synchronisation costs more than the copy through the
-         * scratch up to 64 KiB: 4 ranks on the 2-core host, 4-16 KiB took 8.5-11.4 us in
-         * place against 4.5-6.8, 64 KiB about the same; 2 ranks, 4 KiB 0.3-0.8 us against
-         * 0.4-1.7 (three launches each). */
-        zc = zc_allowed(c, bytes, algo, chosen) &&
-                     (vsym_util_core_per_rank() || bytes >= COLL_BC_ZEROCOPY_OVERSUB_MIN)
+        /* dst, which every rank passes, decides: the root's src may be anything. */
+        zc = zc_allowed(c, bytes, algo, chosen) && bytes >= bc_zerocopy_min(c)
                  ? vsym_coll_find_buf(c, dst, bytes)
                  : NULL;
         *path_p = zc                          ? P_ZEROCOPY

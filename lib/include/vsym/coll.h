@@ -123,7 +123,8 @@ VSYM_API vsym_team_t *vsym_coll_team(const vsym_coll_t *coll);
  * the reduce-scatter's src must not overlap their dst). The broadcast into a dst in such a buffer
  * on every rank (any offsets) copies the vector straight from the root's memory: from its src
  * when that lies in such a buffer too, else from its dst after the root's own copy; no copy at
- * the root in place (from VSYM_COLL_ZEROCOPY_MIN, or 64 KiB with more ranks than cores).
+ * the root in place (from VSYM_COLL_ZEROCOPY_MIN; from 32 KiB beyond 8 ranks, 64 KiB with more
+ * ranks than cores).
  * Every rank must pass the same kind of buffers (all symmetric or none), else the ranks take
  * different paths and a wait ends in its timeout.
  * Returns allocation errors (VSYM_ERR_HEAP_EXHAUSTED, VSYM_ERR_MISMATCH). */
@@ -306,7 +307,9 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
  * place from 4 KiB of input; one exchange for all-reduce + all-gather up to 2 KiB of input (at
  * most 8 ranks) and for reduce-scatter + all-reduce while ranks x input <= 1 KiB (at most 8
  * ranks), the baseline for reduce-scatter + all-reduce up to 512 KiB, two shots above; across
- * nodes and for the single collectives the baseline. Collective over the world. Errors:
+ * nodes and for the single collectives the baseline. The baseline's TP and DP collectives are
+ * called with AUTO, so VSYM_COLL_ALGO forces their algorithm as it does any collective's (the
+ * fused modes have their own setting, VSYM_FUSED_MODE). Collective over the world. Errors:
  * VSYM_ERR_BAD_OP (op not valid for the topology), VSYM_ERR_BAD_MODE (mode not valid),
  * VSYM_ERR_BAD_DTYPE, VSYM_ERR_INVALID_PARAM, wait and transport errors. */
 VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *fused, vsym_fused_op_t op,
