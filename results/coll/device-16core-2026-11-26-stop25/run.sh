@@ -10,6 +10,8 @@
 #   (after the reduce-scatter reads symmetric src buffers in place: the reduce-scatter, then the
 #   fused reduce-scatter + all-reduce, whose baseline is that reduce-scatter then an all-reduce,
 #   every TP x DP split, ordinary and symmetric buffers, one launch per rank count).
+#   Stop 26: TAG=bcast KINDS=broadcast ROUNDS="1 2 3" LIMIT=480 (after the broadcast into
+#   symmetric dst buffers copies straight from the root's memory; ../device-16core-2026-11-26-stop26).
 #   LIMIT: seconds for the whole run.
 TAG=${TAG:-run}; KINDS=${KINDS:-allgather reduce-scatter broadcast alltoall allreduce}
 D=$(cd "$(dirname "$0")" && pwd); R=$OUT; mkdir -p $R/$TAG
