@@ -88,6 +88,7 @@ struct vsym_coll {
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
     uint64_t ll_seq;       /* low-latency (LL) calls so far */
+    uint64_t ll_min_done;  /* every peer has finished at least this many LL calls */
     size_t xch_max;        /* largest block per peer of the push exchange (0: none) */
     vsym_obj_t *xch;       /* its landing slots, then its counters; made at first use */
     char *xch_base;        /* this rank's memory of xch */
@@ -113,16 +114,25 @@ vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c);
 vsym_status_t vsym_coll_bar_peer(vsym_coll_t *c, int r, size_t off, size_t len, const char **ptr_p);
 void vsym_coll_bar_next(vsym_coll_t *c);
 
-/* Low-latency protocol for small all-to-all-read exchanges on shm: every 8 bytes of data travel
- * with the call's sequence number in one 16-byte store (atomic on x86 CPUs with AVX), so a
- * reader knows each unit has arrived without any barrier. Two rotating regions: a rank writes
- * region seq & 1 again at call seq + 2, after reading every peer's data of call seq + 1, which
- * each peer wrote only after it had finished reading call seq. So it is used only where every
- * rank reads every other rank's data. */
+/* Low-latency protocol for small exchanges on shm: every 8 bytes of data travel with the call's
+ * sequence number in one 16-byte store (atomic on x86 CPUs with AVX), so a reader knows each
+ * unit has arrived without any barrier. COLL_LL_SLOTS rotating regions per rank: a rank writes
+ * the region of call seq again at call seq + COLL_LL_SLOTS, once every rank has finished call
+ * seq (its done counter, set at the end of every LL call). After an all-to-all read (all-reduce,
+ * fused one-shot) at call s the writer knows that of every peer up to s - 1 without looking (each
+ * published s after finishing s - 1); a broadcast's root learns nothing, so after broadcasts it
+ * reads the counters, about once every COLL_LL_SLOTS - 1 calls, and may run that far ahead of
+ * its slowest reader (vsym_coll_ll_begin). */
+#define COLL_LL_SLOTS 8
 #define VSYM_COLL_LL_MAX 16384 /* input bytes per rank */
 #define COLL_PUSH_BLOCK 65536  /* bytes reduced per block by the pushing all-reduce */
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
-/* Publish len bytes of src for call seq (seq = ++c->ll_seq on every rank). */
+/* Start an LL call on every rank: *seq_p is its sequence number; publishes: whether this rank
+ * will publish in it (then it waits, when needed, for the ranks still reading the region). */
+vsym_status_t vsym_coll_ll_begin(vsym_coll_t *c, int publishes, uint64_t *seq_p);
+/* End LL call seq on this rank (every read done); all_read: every rank read every rank's data. */
+void vsym_coll_ll_end(vsym_coll_t *c, uint64_t seq, int all_read);
+/* Publish len bytes of src for call seq (from vsym_coll_ll_begin). */
 void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t len);
 /* Wait for rank r's len bytes of call seq and unpack them into c->ll_tmp + r * LL_MAX. */
 vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len);

@@ -426,7 +426,7 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
     const int reg = xch && vsym_coll_find_buf(c, in, nb * n * es) != NULL;
     if (xch) maxe = c->xch_max / es;
     if (ll) {
-        seq = ++c->ll_seq;
+        VSYM_TRY(vsym_coll_ll_begin(c, 1, &seq));
         maxe = n;
         vsym_coll_ll_publish(c, seq, in, nb * n * es);
         memcpy(c->ll_tmp + (size_t)f->me * VSYM_COLL_LL_MAX, in, nb * n * es);
@@ -434,6 +434,7 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
         for (int i = 1; i < f->W; i++)
             VSYM_TRY(vsym_coll_ll_fetch_range(c, (f->me + i) % f->W, seq, nb * n * es,
                                               nb > 1 ? (size_t)f->dp_rank * n * es : 0, n * es));
+        vsym_coll_ll_end(c, seq, 1);
     }
     for (size_t off = 0; off < n; off += maxe) {
         size_t m = n - off < maxe ? n - off : maxe, len = m * es;

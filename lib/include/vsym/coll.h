@@ -137,7 +137,11 @@ VSYM_API vsym_status_t vsym_coll_buffer_free(vsym_coll_t *coll, void *ptr);
 VSYM_API vsym_status_t vsym_coll_barrier(vsym_coll_t *coll);
 
 /* Broadcast count elements from root's src to every rank's dst (root: src == dst is in place;
- * other ranks ignore src). VSYM_ERR_BAD_RANK for a root outside the team. */
+ * other ranks ignore src). AUTO on one node: beyond 2 ranks up to VSYM_COLL_LL_MAX (256 B) the
+ * low-latency protocol (no barrier: a root may run up to 7 calls ahead of its slowest reader),
+ * else ONESHOT through the scratch, or from symmetric dst buffers straight from the root's
+ * memory (see vsym_coll_buffer_alloc); across nodes TWOSHOT above 64 KiB. VSYM_ERR_BAD_RANK for
+ * a root outside the team. */
 VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *coll, const void *src, void *dst,
                                            size_t count, vsym_dtype_t dtype, int root,
                                            vsym_coll_algo_t algo);
@@ -184,7 +188,8 @@ VSYM_API const char *vsym_coll_kind_name(vsym_coll_kind_t kind);
  * only for the broadcast, the op not needed), as a name:
  *   "none" (count 0), "copy" (one rank);
  *   "oneshot" (every rank reads what it needs from every peer after one barrier, or the root's
- *   data for the broadcast), "oneshot-ll" (all-reduce: the low-latency exchange, no barrier),
+ *   data for the broadcast), "oneshot-ll" (all-reduce, broadcast: the low-latency protocol, no
+ *   barrier),
  *   "oneshot-exchange" (peers over verbs: the push exchange), "oneshot-nodes" (all-reduce
  *   across nodes: the push exchange once per node, then shared inside it);
  *   "symmetric-in-place" (all-reduce: the peers' symmetric buffers read and written in place;
