@@ -840,7 +840,7 @@ int main(int argc, char **argv)
     t_symmetric_gathers(world, 0);
     if (!transport_scope) t_symmetric_gathers(world, 1);
     t_fresh_handles(world);
-    t_ll_stress(world);
+    if (!transport_scope) t_ll_stress(world); /* the low-latency protocol is shared memory's */
     t_symmetric_broadcast(world, 0);
     if (!transport_scope) t_symmetric_broadcast(world, 1);
     /* Every push of a result non-temporal. */
