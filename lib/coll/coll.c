@@ -52,17 +52,17 @@ VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo
 #define COLL_XCH_MAX 65536
 #define COLL_XCH_AREA ((size_t)1 << 20)
 
-/* The LL protocol's default limit for a team of n. Every rank reads every peer's units (twice
- * the bytes, each checked), so its cost grows with n x bytes, while a barrier's grows with n
- * alone. Measured (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 2
- * ranks LL is as fast as the barrier path or faster up to 1 KiB; at 4 ranks it is 1.5x slower
- * than the barrier path from 512 B (1 KiB: 2.6 us against 1.5 us; Open MPI 3.7 us). */
 /* The LL done counter in a rank's scratch (base: that rank's memory of it), after the regions. */
 static uint64_t *ll_done(const vsym_coll_t *c, char *base)
 {
     return (uint64_t *)(base + 4 * c->chunk + 64 + COLL_LL_SLOTS * 2 * (size_t)VSYM_COLL_LL_MAX);
 }
 
+/* The LL protocol's default limit for a team of n. Every rank reads every peer's units (twice
+ * the bytes, each checked), so its cost grows with n x bytes, while a barrier's grows with n
+ * alone. Measured (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 2
+ * ranks LL is as fast as the barrier path or faster up to 1 KiB; at 4 ranks it is 1.5x slower
+ * than the barrier path from 512 B (1 KiB: 2.6 us against 1.5 us; Open MPI 3.7 us). */
 static size_t ll_default_max(int n)
 {
     return n <= 2 ? 1024 : 256;
