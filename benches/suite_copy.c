@@ -266,21 +266,11 @@ static vsym_status_t time_put_all(vsym_bench_t *b, vsym_obj_t *recv, const unsig
 }
 
 static const vsym_bench_column_t copy_cols[] = {
-    {"#bytes", 10, 0},
-    {"#tasks", 7, 0},
-    {"iters", 6, 0},
-    {"delta", 6, 0},
-    {"greedy", 7, 0},
-    {"sched[ms]", 10, 3},
-    {"t_copy[us]", 12, 1},
-    {"BW_copy[GB/s]", 15, 3},
-    {"t_naive[us]", 13, 1},
-    {"BW_naive[GB/s]", 16, 3},
-    {"BW_put[GB/s]", 14, 3},
-    {"copy/put", 10, 3},
-    {"BW_put_all[GB/s]", 18, 3},
-    {"copy/put_all", 14, 3},
-    {"naive/copy", 12, 3},
+    {"#bytes", 10, 0},         {"#tasks", 7, 0},         {"iters", 6, 0},
+    {"delta", 6, 0},           {"greedy", 7, 0},         {"sched[ms]", 10, 3},
+    {"t_copy[us]", 12, 1},     {"BW_copy[GB/s]", 15, 3}, {"t_naive[us]", 13, 1},
+    {"BW_naive[GB/s]", 16, 3}, {"BW_put[GB/s]", 14, 3},  {"copy/put", 10, 3},
+    {"BW_put_all[GB/s]", 18, 3}, {"copy/put_all", 14, 3}, {"naive/copy", 12, 3},
     {"#wrong", 8, 0},
 };
 #define N_COLS ((int)(sizeof(copy_cols) / sizeof(copy_cols[0])))
@@ -432,9 +422,9 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
     if (st == VSYM_OK) st = slowest(b, &ta);
     if (st != VSYM_OK) goto out;
     /* Per-rank put bandwidths: the busiest rank's bytes alone, the largest sender's under load. */
-    double put_gbs =
-        n > 1 && busiest > 0 ? (double)busiest / median_of(tp.samples, iters) / 1e9 : 0;
-    double put_all_gbs = sent_max > 0 ? (double)sent_max / median_of(ta.samples, iters) / 1e9 : 0;
+    double put_gbs = n > 1 && busiest > 0 ? (double)busiest / median_of(tp.samples, iters) / 1e9 : 0;
+    double put_all_gbs =
+        sent_max > 0 ? (double)sent_max / median_of(ta.samples, iters) / 1e9 : 0;
 
     double t_copy = median_of(tc.samples, iters), t_naive = median_of(tn.samples, iters);
     double bw_copy = (double)busiest / t_copy / 1e9, bw_naive = (double)busiest / t_naive / 1e9;

@@ -52,10 +52,17 @@ VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo
 #define COLL_XCH_MAX 65536
 #define COLL_XCH_AREA ((size_t)1 << 20)
 
-/* The LL done counter in a rank's scratch (base: that rank's memory of it), after the regions. */
+/* A scratch holds four regions of c->chunk bytes, the barrier counter's line, the LL slots
+ * (COLL_LL_BYTES) and the LL done counter's line. base: a rank's memory of it. */
+#define COLL_LL_BYTES (COLL_LL_SLOTS * 2 * (size_t)VSYM_COLL_LL_MAX)
+static char *ll_slots(const vsym_coll_t *c, char *base)
+{
+    return base + 4 * c->chunk + 64;
+}
+
 static uint64_t *ll_done(const vsym_coll_t *c, char *base)
 {
-    return (uint64_t *)(base + 4 * c->chunk + 64 + COLL_LL_SLOTS * 2 * (size_t)VSYM_COLL_LL_MAX);
+    return (uint64_t *)(ll_slots(c, base) + COLL_LL_BYTES);
 }
 
 /* The LL protocol's default limit for a team of n. Every rank reads every peer's units (twice
@@ -105,8 +112,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     /* Push exchange: its block size per peer now, its slots at first use (xch_setup). */
     c->xch_max = c->n > 1 ? (COLL_XCH_AREA / (size_t)c->n) & ~(size_t)63 : 0;
     if (c->xch_max > COLL_XCH_MAX) c->xch_max = COLL_XCH_MAX;
-    st = vsym_alloc(team, 4 * c->chunk + 64 + COLL_LL_SLOTS * 2 * (size_t)VSYM_COLL_LL_MAX + 64,
-                    &c->scratch);
+    st = vsym_alloc(team, 4 * c->chunk + 64 + COLL_LL_BYTES + 64, &c->scratch);
     if (st != VSYM_OK) goto err_mem;
     c->base = vsym_obj_ptr(c->scratch);
     c->flag = (uint64_t *)(c->base + 4 * c->chunk);
@@ -114,7 +120,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
      * (a stale 16-byte unit whose second half equals a sequence number of this handle would
      * read as its data), and let no peer look before every rank has (the barrier below). */
     __atomic_store_n(c->flag, 0, __ATOMIC_RELEASE);
-    memset(c->base + 4 * c->chunk + 64, 0, COLL_LL_SLOTS * 2 * (size_t)VSYM_COLL_LL_MAX + 64);
+    memset(ll_slots(c, c->base), 0, COLL_LL_BYTES + 64);
     {
         static long cores;
         if (cores == 0) cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -384,7 +390,7 @@ int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes)
 
 static char *ll_region(const vsym_coll_t *c, int r, uint64_t seq)
 {
-    return c->peer[r] + 4 * c->chunk + 64 + (seq % COLL_LL_SLOTS) * 2 * (size_t)VSYM_COLL_LL_MAX;
+    return ll_slots(c, c->peer[r]) + (seq % COLL_LL_SLOTS) * 2 * (size_t)VSYM_COLL_LL_MAX;
 }
 
 #if defined(__x86_64__)
@@ -1700,25 +1706,33 @@ static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size
     return VSYM_OK;
 }
 
-/* Where buffer b lies in the handle's list: the buffers are made and freed collectively, so a
- * position names the same buffer on every rank. -1 when b is not in it. */
-static long buf_index(const vsym_coll_t *c, const vsym_coll_buf_t *b)
+/* Buffer b's position in the handle's list, and the buffer at position i (NULL beyond the
+ * list): the buffers are made and freed collectively, so a position names the same buffer on
+ * every rank. */
+static uint64_t buf_index(const vsym_coll_t *c, const vsym_coll_buf_t *b)
 {
-    long i = 0;
-    for (const vsym_coll_buf_t *x = c->bufs; x != NULL; x = x->next, i++)
-        if (x == b) return i;
-    return -1;
+    uint64_t i = 0;
+    for (const vsym_coll_buf_t *x = c->bufs; x != NULL && x != b; x = x->next)
+        i++;
+    return i;
+}
+
+static const vsym_coll_buf_t *buf_at(const vsym_coll_t *c, uint64_t i)
+{
+    const vsym_coll_buf_t *x = c->bufs;
+    for (; x != NULL && i > 0; x = x->next)
+        i--;
+    return x;
 }
 
 /* The broadcast into dst buffers that lie in the handle's symmetric buffers on every rank (at
- * any offsets). The root names, in its
- * scratch region, where the others read the vector: its src when src lies in one of the
- * handle's symmetric buffers (its own copy into dst, out of place, then runs while they read),
- * else its dst, after copying src there. Once every rank has entered, each other rank copies
- * it from there straight into its dst; a second synchronisation tells the root that no rank
- * reads its memory any more. No scratch, no chunks: each rank copies the vector once, the root
- * at most once. (The root does not rewrite a buffer the others have just read, which costs a
- * cache invalidation per line: its src is only read.) */
+ * any offsets). The root names, in its scratch region, where the others read the vector: its
+ * src when src lies in one of the handle's symmetric buffers (its own copy into dst, out of
+ * place, then runs while they read), else its dst, after copying src there. Once every rank has
+ * entered, each other rank copies it from there straight into its dst; a second synchronisation
+ * tells the root that no rank reads its memory any more. No scratch, no chunks: each rank copies
+ * the vector once, the root at most once. (The root does not rewrite a buffer the others have just
+ * read, which costs a cache invalidation per line: its src is only read.) */
 static vsym_status_t bc_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *db, const char *src,
                                  char *dst, size_t len, int root)
 {
@@ -1732,7 +1746,7 @@ static vsym_status_t bc_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *db, cons
         } else {
             copy_bytes(dst, src, len);
         }
-        uint64_t at[2] = {(uint64_t)buf_index(c, from), (uint64_t)(where - from->base)};
+        uint64_t at[2] = {buf_index(c, from), (uint64_t)(where - from->base)};
         memcpy(vsym_coll_bar_buf(c), at, sizeof(at));
     }
     VSYM_TRY(vsym_coll_bar_sync(c));
@@ -1743,14 +1757,12 @@ static vsym_status_t bc_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *db, cons
         uint64_t at[2];
         VSYM_TRY(vsym_coll_bar_peer(c, root, 0, sizeof(at), &p));
         memcpy(at, p, sizeof(at));
-        long i = 0;
-        for (from = c->bufs; from != NULL && i < (long)at[0]; from = from->next)
-            i++;
+        from = buf_at(c, at[0]);
         if (from == NULL || at[1] > from->size || len > from->size - at[1])
             return VSYM_FAIL(VSYM_ERR_MISMATCH,
                              "broadcast: root %d names %zu bytes at %llu of its symmetric buffer "
-                             "%lld, which this rank's buffers do not hold (made in another order?)",
-                             root, len, (unsigned long long)at[1], (long long)at[0]);
+                             "%llu, which this rank's buffers do not hold (made in another order?)",
+                             root, len, (unsigned long long)at[1], (unsigned long long)at[0]);
         memcpy(dst, from->peer[root] + at[1], len);
     }
     vsym_coll_bar_next(c);
