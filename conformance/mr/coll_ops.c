@@ -648,6 +648,80 @@ static void t_ll_stress(vsym_team_t *team)
                ll_calls);
 }
 
+/* The push exchange (peers over verbs) without barriers: 2000 one-shot calls back to back, the
+ * block per peer crossing VSYM_COLL_NET_LL_MAX (1 KiB) both ways every few calls, so that
+ * exchanges of flagged words and of put + counter add alternate on the same slots; all-reduces
+ * of i32 (each element names the call), all-gathers and all-to-alls (a different block to each
+ * peer), the last rank now and then late. A word of an older exchange taken for this one, raw
+ * data read as words, or a counter out of step gives wrong values or a timeout naming the peer.
+ * Where every peer is on shared memory the calls take other paths and must still be right. */
+static void t_exchange_stress(vsym_team_t *team)
+{
+    int me = vsym_team_rank(team), n = vsym_team_size(team), xch = 0;
+    vsym_coll_t *c;
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    enum { MAXC = 320 }; /* elements per rank: 1280 bytes */
+    int32_t *src = malloc((size_t)MAXC * (size_t)n * 4),
+            *dst = malloc((size_t)MAXC * (size_t)n * 4);
+    VSYM_CHECK(src && dst, "no memory");
+    for (int i = 0; i < 2000; i++) {
+        int kind = i % 5 == 4 ? 2 : i % 5 == 3 ? 1 : 0; /* all-reduce, all-gather, all-to-all */
+        size_t count = (size_t)(i % 7 == 0 ? 200 + (i * 37) % 121 : 1 + (i * 13) % 64);
+        if (kind != 0) count = count / 4 + 1; /* per peer */
+        if (me == n - 1 && i % 97 == 0) {
+            uint64_t t0 = vsym_util_time_ns();
+            while (vsym_util_time_ns() - t0 < 300000)
+                vsym_util_spin_hint();
+        }
+        const char *path;
+        if (kind == 0) {
+            for (size_t k = 0; k < count; k++)
+                src[k] = i * 4096 + (int32_t)k + (me << 24);
+            path = vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, src, dst, count, VSYM_DTYPE_I32, 0,
+                                  VSYM_COLL_ONESHOT);
+            VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, VSYM_DTYPE_I32, VSYM_RED_SUM,
+                                              VSYM_COLL_ONESHOT));
+            for (size_t k = 0; k < count; k++) {
+                int32_t want = n * (i * 4096 + (int32_t)k) + ((n * (n - 1) / 2) << 24);
+                VSYM_CHECK(dst[k] == want,
+                           "exchange stress, call %d: all-reduce of %zu: element %zu is %d, "
+                           "expected %d",
+                           i, count, k, dst[k], want);
+            }
+        } else {
+            /* Element k of the block for rank r: the call, r, the sender and k. */
+            for (int r = 0; r < n; r++)
+                for (size_t k = 0; k < count; k++)
+                    src[(size_t)r * count + k] =
+                        i * 4096 + (int32_t)k + (me << 24) + (kind == 2 ? r << 20 : 0);
+            vsym_coll_kind_t ck = kind == 1 ? VSYM_COLL_KIND_ALLGATHER : VSYM_COLL_KIND_ALLTOALL;
+            path = vsym_coll_path(c, ck, src, dst, count, VSYM_DTYPE_I32, 0, VSYM_COLL_ONESHOT);
+            if (kind == 1)
+                VSYM_CHECK_OK(
+                    vsym_coll_allgather(c, src, dst, count, VSYM_DTYPE_I32, VSYM_COLL_ONESHOT));
+            else
+                VSYM_CHECK_OK(
+                    vsym_coll_alltoall(c, src, dst, count, VSYM_DTYPE_I32, VSYM_COLL_ONESHOT));
+            for (int r = 0; r < n; r++)
+                for (size_t k = 0; k < count; k++) {
+                    int32_t want = i * 4096 + (int32_t)k + (r << 24) + (kind == 2 ? me << 20 : 0);
+                    VSYM_CHECK(dst[(size_t)r * count + k] == want,
+                               "exchange stress, call %d: %s of %zu per rank: element %zu from "
+                               "rank %d is %d, expected %d",
+                               i, kind == 1 ? "all-gather" : "all-to-all", count, k, r,
+                               dst[(size_t)r * count + k], want);
+                }
+        }
+        xch += path != NULL && strstr(path, "exchange") != NULL;
+    }
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    free(src);
+    free(dst);
+    if (me == 0)
+        printf("exchange stress (%d ranks): 2000 calls passed, %d through the push exchange\n", n,
+               xch);
+}
+
 static void expect_kind_path(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,
                              const void *dst, size_t count, vsym_coll_algo_t algo, const char *want,
                              const char *what)
@@ -841,6 +915,7 @@ int main(int argc, char **argv)
     if (!transport_scope) t_symmetric_gathers(world, 1);
     t_fresh_handles(world);
     if (!transport_scope) t_ll_stress(world); /* the low-latency protocol is shared memory's */
+    t_exchange_stress(world);
     t_symmetric_broadcast(world, 0);
     if (!transport_scope) t_symmetric_broadcast(world, 1);
     /* Every push of a result non-temporal. */

@@ -112,6 +112,9 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     /* Push exchange: its block size per peer now, its slots at first use (xch_setup). */
     c->xch_max = c->n > 1 ? (COLL_XCH_AREA / (size_t)c->n) & ~(size_t)63 : 0;
     if (c->xch_max > COLL_XCH_MAX) c->xch_max = COLL_XCH_MAX;
+    c->xll_max = vsym_config_size(VSYM_CFG_COLL_NET_LL_MAX);
+    if (c->xll_max > c->xch_max) c->xll_max = c->xch_max;
+    c->xll_max &= ~(size_t)7;
     st = vsym_alloc(team, 4 * c->chunk + 64 + COLL_LL_BYTES + 64, &c->scratch);
     if (st != VSYM_OK) goto err_mem;
     c->base = vsym_obj_ptr(c->scratch);
@@ -194,6 +197,7 @@ VSYM_API vsym_status_t vsym_coll_destroy(vsym_coll_t *c)
     free(c->tmp);
     free(c->ll_tmp);
     free(c->push_tmp);
+    free(c->xll_buf);
     free(c->pend[1]);
     free(c->pend[0]);
     free(c->peer);
@@ -517,7 +521,9 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
 
 /* ---- Push exchange ------------------------------------------------------------------------ */
 
-/* Offsets in c->xch: two sets of n landing slots of xch_max bytes, then n counters. */
+/* Offsets in c->xch: two sets of n landing slots of xch_max bytes, then n counters, then two
+ * sets of n slots of flagged words (apart from the others: raw data must never be read as
+ * words). */
 static size_t xch_slot(const vsym_coll_t *c, uint64_t seq, int src)
 {
     return ((size_t)(seq & 1) * (size_t)c->n + (size_t)src) * c->xch_max;
@@ -528,17 +534,140 @@ static size_t xch_counter(const vsym_coll_t *c, int src)
     return 2 * (size_t)c->n * c->xch_max + 8 * (size_t)src;
 }
 
+/* Flagged words of the exchange: 4 data bytes in the low half, the exchange's flag in the high
+ * half. The flag is never 0 (fresh slots are zeroed) and differs between exchanges that share a
+ * set of slots (seq and an earlier one of its parity, less than 2^32 - 1 exchanges before). */
+static size_t xll_words(size_t len)
+{
+    return (len + 3) / 4;
+}
+
+static size_t xll_slot_bytes(const vsym_coll_t *c)
+{
+    return (8 * xll_words(c->xll_max) + 63) & ~(size_t)63;
+}
+
+static size_t xll_slot(const vsym_coll_t *c, uint64_t seq, int src)
+{
+    return xch_counter(c, c->n) +
+           ((size_t)(seq & 1) * (size_t)c->n + (size_t)src) * xll_slot_bytes(c);
+}
+
+static uint32_t xll_flag(uint64_t seq)
+{
+    return (uint32_t)(seq % 0xffffffffu) + 1;
+}
+
+/* Pack len bytes of src into words at dst, each one 8-byte store (dst: a peer's slot through its
+ * mapping, or the buffer a put sends). */
+static void xll_pack(uint64_t *dst, const char *src, size_t len, uint32_t flag)
+{
+    const uint64_t hi = (uint64_t)flag << 32;
+    size_t full = len / 4, i;
+    for (i = 0; i < full; i++) {
+        uint32_t d;
+        memcpy(&d, src + 4 * i, 4);
+        __atomic_store_n(dst + i, hi | d, __ATOMIC_RELAXED);
+    }
+    if (len % 4) {
+        uint32_t d = 0;
+        memcpy(&d, src + 4 * i, len % 4);
+        __atomic_store_n(dst + i, hi | d, __ATOMIC_RELAXED);
+    }
+}
+
+/* Unpack words [from, ...) of a block of len bytes into dst; returns the index of the first word
+ * not yet arrived (all words: xll_words(len)). */
+static size_t xll_unpack(const uint64_t *src, char *dst, size_t len, uint32_t flag, size_t from)
+{
+    const size_t words = xll_words(len);
+    for (size_t i = from; i < words; i++) {
+        uint64_t v = __atomic_load_n(src + i, __ATOMIC_RELAXED);
+        if ((uint32_t)(v >> 32) != flag) return i;
+        uint32_t d = (uint32_t)v;
+        memcpy(dst + 4 * i, &d, i + 1 < words || len % 4 == 0 ? 4 : len % 4);
+    }
+    return words;
+}
+
+/* Wait for rank r's flagged block of exchange seq in this rank's slot and unpack it into dst. */
+static vsym_status_t xll_receive(vsym_coll_t *c, int r, uint64_t seq, size_t len, char *dst)
+{
+    const uint64_t *src = (const uint64_t *)(const void *)(c->xch_base + xll_slot(c, seq, r));
+    const uint32_t flag = xll_flag(seq);
+    const size_t words = xll_words(len);
+    size_t done = 0;
+    for (int spin = 0; spin < c->fast_spin; spin++) {
+        if ((done = xll_unpack(src, dst, len, flag, done)) == words) return VSYM_OK;
+        vsym_util_spin_hint();
+    }
+    vsym_backoff_t b;
+    vsym_backoff_init(&b, c->timeout);
+    while ((done = xll_unpack(src, dst, len, flag, done)) < words) {
+        if (!vsym_backoff_step(&b))
+            return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
+                             "collective exchange (flagged words): timed out after %.2f s "
+                             "waiting for team rank %d (world rank %d), exchange %llu, %zu of "
+                             "%zu words arrived",
+                             vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
+                             (unsigned long long)seq, done, words);
+    }
+    return VSYM_OK;
+}
+
+/* The exchange of blocks of at most c->xll_max bytes as flagged words. */
+static vsym_status_t xll_exchange(vsym_coll_t *c, const char *const *blk, size_t len,
+                                  const char **got)
+{
+    const int n = c->n, me = c->me;
+    const uint64_t seq = c->xch_seq;
+    const uint32_t flag = xll_flag(seq);
+    const size_t slot = xll_slot(c, seq, me), bytes = 8 * xll_words(len);
+    uint64_t *words = (uint64_t *)(void *)(c->xll_buf + (size_t)n * c->xll_max);
+    const char *packed = NULL; /* the block packed in words, when a put sends them */
+    for (int i = 1; i < n; i++) {
+        int r = (me + i) % n;
+        char *peer = vsym_obj_peer_ptr(c->xch, r);
+        if (peer != NULL) {
+            xll_pack((uint64_t *)(void *)(peer + slot), blk[r], len, flag);
+            continue;
+        }
+        if (packed != blk[r]) {
+            xll_pack(words, blk[r], len, flag);
+            packed = blk[r];
+        }
+        VSYM_TRY(vsym_put(c->xch, r, slot, words, bytes));
+    }
+    char *own = c->xll_buf + (size_t)me * c->xll_max;
+    memcpy(own, blk[me], len);
+    got[me] = own;
+    for (int i = 1; i < n; i++) {
+        int r = (me + n - i) % n;
+        char *dst = c->xll_buf + (size_t)r * c->xll_max;
+        VSYM_TRY(xll_receive(c, r, seq, len, dst));
+        got[r] = dst;
+    }
+    return VSYM_OK;
+}
+
 /* The exchange's object, made at the first exchange of the handle (collective: every rank of
  * the team reaches it in the same collective call), so that teams whose ranks all reach each
  * other by load and store, which never exchange, do not hold it. */
 static vsym_status_t xch_setup(vsym_coll_t *c)
 {
     const size_t cnt = xch_counter(c, 0);
-    VSYM_TRY(vsym_alloc(c->team, cnt + 8 * (size_t)c->n, &c->xch));
+    if (c->xll_max > 0 && c->xll_buf == NULL) {
+        c->xll_buf = malloc((size_t)(c->n + 2) * c->xll_max + 8);
+        if (c->xll_buf == NULL)
+            return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "collective exchange: no memory");
+    }
+    const size_t words = c->xll_max > 0 ? 2 * (size_t)c->n * xll_slot_bytes(c) : 0;
+    VSYM_TRY(vsym_alloc(c->team, cnt + 8 * (size_t)c->n + words, &c->xch));
     c->xch_base = vsym_obj_ptr(c->xch);
-    /* The heap may hold counters of an earlier object here: zero them, and let no peer add
-     * before every rank has. */
-    memset(c->xch_base + cnt, 0, 8 * (size_t)c->n);
+    /* The heap may hold an earlier object's bytes here: zero the counters and the flagged words
+     * (a stale word whose flag matched would read as data), and let no peer write before every
+     * rank has. */
+    memset(c->xch_base + cnt, 0, 8 * (size_t)c->n + words);
     vsym_status_t st = vsym_signal_barrier(c->xch, 0, c->timeout);
     if (st != VSYM_OK) {
         vsym_obj_free(c->xch);
@@ -552,6 +681,7 @@ vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, 
 {
     const int n = c->n, me = c->me;
     const uint64_t seq = ++c->xch_seq;
+    uint64_t want;
     /* From registered memory a blocking put above the transport's staging size waits for its
      * transfer, one peer after the other: send those without waiting, quiet once at the end. */
     int nbi = 0;
@@ -559,6 +689,8 @@ vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, 
         return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "collective exchange: %zu bytes per peer, at most %zu",
                          len, c->xch_max);
     if (c->xch == NULL) VSYM_TRY(xch_setup(c));
+    if (len <= c->xll_max) return xll_exchange(c, blk, len, got);
+    want = ++c->xch_adds; /* every rank makes the same exchanges: the counters agree */
     for (int i = 1; i < n; i++) {
         int r = (me + i) % n, nbi_r = registered && len > vsym_team_put_staged_max(c->team, r);
         nbi |= nbi_r;
@@ -572,7 +704,7 @@ vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, 
     /* Peers in the order they were sent to from here: the one before this rank first. */
     for (int i = 1; i < n; i++) {
         int r = (me + n - i) % n;
-        VSYM_TRY(counter_wait(c, (const uint64_t *)(c->xch_base + xch_counter(c, r)), seq, r,
+        VSYM_TRY(counter_wait(c, (const uint64_t *)(c->xch_base + xch_counter(c, r)), want, r,
                               "exchange (arrival counter)"));
         got[r] = c->xch_base + xch_slot(c, seq, r);
     }

@@ -93,6 +93,9 @@ struct vsym_coll {
     vsym_obj_t *xch;       /* its landing slots, then its counters; made at first use */
     char *xch_base;        /* this rank's memory of xch */
     uint64_t xch_seq;      /* push exchanges so far */
+    uint64_t xch_adds;     /* those that added to the counters (not sent as flagged words) */
+    size_t xll_max;        /* largest block per peer sent as flagged words (0: never) */
+    char *xll_buf;         /* n x xll_max: peers' unpacked blocks; 2 x xll_max + 8: words */
     char *ll_tmp;          /* n x VSYM_COLL_LL_MAX: peers' unpacked LL data */
     char *push_tmp;        /* COLL_PUSH_BLOCK bytes: a block reduced before its pushes, or NULL */
     int hier_state;
@@ -143,9 +146,13 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
 
 /* Push exchange, for teams with peers out of load/store reach (verbs): every rank puts blk[r]
  * (len bytes, len <= c->xch_max) into rank r's landing slot for it, the put carrying a counter
- * add, and waits for every peer's counter; no barrier, one network crossing. got[r] then points
- * at rank r's block for this rank (got[me] at a copy of blk[me] in this rank's own slot, so that
- * outputs may overlap the inputs). Two rotating sets of slots, safe because every rank sends to
+ * add, and waits for every peer's counter; no barrier, one network crossing. Up to
+ * VSYM_COLL_NET_LL_MAX the block goes instead as 8-byte words of 4 data bytes and a flag of the
+ * exchange (one write per peer, no atomic; the reader checks every word), which relies on a
+ * transport placing each aligned 8-byte word whole or in ascending address order (NICs write
+ * whole PCIe words; Soft-RoCE copies with the kernel's memcpy). got[r] then points at rank r's
+ * block for this rank (got[me] at a copy of blk[me] in this rank's memory, so that outputs may
+ * overlap the inputs). Two rotating sets of slots, safe because every rank sends to
  * every other in every exchange: a rank writes a set again two exchanges later, after it has
  * received every peer's data of the exchange between, which each peer sent only once it had
  * finished reading. The blocks may be rewritten once it returns. registered: the blocks lie in

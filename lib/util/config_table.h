@@ -44,6 +44,10 @@
     X(COLL_LL_MAX, INT, "-1", "",                                                                  \
       "Largest input (bytes per rank, at most 16384) that collectives send with the low-latency "  \
       "protocol on shared memory (-1: chosen from the team size; 0: never).")                      \
+    X(COLL_NET_LL_MAX, SIZE, "1K", "",                                                             \
+      "Largest block per peer (bytes) that the collectives' push exchange sends to peers over "    \
+      "verbs as 8-byte words each carrying 4 data bytes and the exchange's flag: one RDMA write, " \
+      "no atomic (larger blocks: a put and a counter add; 0: never).")                             \
     X(COLL_ZEROCOPY_MIN, SIZE, "4K", "",                                                           \
       "Smallest all-reduce (bytes per rank) read and written in place when src and dst lie in "    \
       "symmetric buffers of the handle and every peer is on shared memory; also the smallest "     \

@@ -55,7 +55,9 @@ typedef enum vsym_red_op {
  *   ONESHOT  every rank publishes its data once, every rank reads what it needs from all peers
  *            and reduces in rank order. With every peer on the node: load/store. With peers
  *            over verbs: a push exchange, every rank puts each peer's data into that peer's
- *            landing slot with a counter add (no barrier, one network crossing per 64 KiB); the
+ *            landing slot with a counter add (no barrier, one network crossing per 64 KiB), up
+ *            to VSYM_COLL_NET_LL_MAX (1 KiB) per peer as one write of 8-byte words that each
+ *            carry 4 data bytes and the exchange's flag (no atomic); the
  *            all-reduce across nodes of equal size sends each vector over the network once
  *            per node (to the ranks of equal local rank) and shares it inside the node.
  *   TWOSHOT  reduce-scatter then all-gather (all-reduce), scatter then all-gather (broadcast);
@@ -94,14 +96,15 @@ VSYM_API const char *vsym_coll_algo_name(vsym_coll_algo_t algo);
 VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo_t *algo_p);
 
 /* Create a collective handle for team: allocates the scratch symmetric memory once (four
- * regions of VSYM_COLL_SCRATCH bytes, plus 64 KiB for the low-latency protocol, per rank) and
+ * regions of VSYM_COLL_SCRATCH bytes, plus 256 KiB for the low-latency protocol, per rank) and
  * reads VSYM_COLL_ALGO. With peers over verbs, the first one-shot collective adds up to 2 MiB
- * per rank of landing slots for the push exchange (2 x team size x 64 KiB, at most); teams on
+ * per rank of landing slots for the push exchange (2 x team size x 64 KiB at most, and 2 x team
+ * size x 2 KiB for its flagged words); teams on
  * one node never do. Collective over the team. Synchronisation: on one node a per-rank
  * phase counter polled through load/store pointers, and for up to 1 KiB of one-shot data a
  * low-latency exchange whose data carries its own sequence number (no barrier at all); across
  * nodes the signal pads of the scratch object, and for one-shot data the push exchange's
- * counters (no barrier either).
+ * counters or flagged words (no barrier either).
  * Returns VSYM_OK, VSYM_ERR_NO_MEMORY, VSYM_ERR_HEAP_EXHAUSTED, VSYM_ERR_INVALID_PARAM (NULL,
  * too few signal channels), VSYM_ERR_BAD_MODE (VSYM_COLL_ALGO names no algorithm). */
 VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p);
