@@ -535,6 +535,7 @@ static void t_symmetric_broadcast(vsym_team_t *team, int remote)
                                        : ai                                   ? "chain"
                                        : direct && len >= zc_min              ? "symmetric-in-place"
                                        : n > 2 && vsym_coll_ll_usable(c, len) ? "oneshot-ll"
+                                       : !direct && len <= c->push_max        ? "oneshot-push"
                                        : direct || len <= 65536               ? "oneshot"
                                                                               : "twoshot";
                     char what[160];
@@ -564,6 +565,38 @@ static void t_symmetric_broadcast(vsym_team_t *team, int remote)
     if (me == 0)
         printf("symmetric broadcast (%d ranks%s): %d cases passed\n", n,
                remote ? ", as if remote" : "", cases);
+}
+
+/* Symmetric buffers freed in different orders: rank 0 frees the first of two, the others the
+ * second, so a position in the handle's list names another buffer on rank 0 than elsewhere. A
+ * broadcast from rank 0 into the buffer each rank kept must not copy from the root's freed one:
+ * the others report VSYM_ERR_MISMATCH, the root returns (no rank waits for them). */
+static void t_buffer_order(vsym_team_t *team)
+{
+    int me = vsym_team_rank(team), n = vsym_team_size(team);
+    const size_t count = 16384; /* 64 KiB of f32: the broadcast reads the root's buffer */
+    if (n < 2) return;
+    vsym_coll_t *c;
+    char *x, *y;
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, count * 4, (void **)&x));
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, count * 4, (void **)&y));
+    VSYM_CHECK_OK(vsym_coll_buffer_free(c, me == 0 ? x : y));
+    char *keep = me == 0 ? y : x;
+    memset(keep, me == 0 ? 7 : 0, count * 4);
+    const char *path = vsym_coll_path(c, VSYM_COLL_KIND_BROADCAST, keep, keep, count,
+                                      VSYM_DTYPE_F32, 0, VSYM_COLL_AUTO);
+    VSYM_CHECK(path != NULL && strcmp(path, "symmetric-in-place") == 0,
+               "broadcast of 64 KiB between symmetric buffers: path %s, expected "
+               "symmetric-in-place",
+               path ? path : "NULL");
+    vsym_status_t st = vsym_coll_broadcast(c, keep, keep, count, VSYM_DTYPE_F32, 0, VSYM_COLL_AUTO);
+    VSYM_CHECK(st == (me == 0 ? VSYM_OK : VSYM_ERR_MISMATCH),
+               "broadcast between buffers freed in different orders: rank %d got %s", me,
+               vsym_status_str(st));
+    VSYM_CHECK_OK(vsym_coll_buffer_free(c, keep));
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    if (me == 0) printf("buffers freed in different orders (%d ranks): mismatch reported\n", n);
 }
 
 /* Handles made and destroyed one after another get scratch memory that held the last one's
@@ -648,33 +681,56 @@ static void t_ll_stress(vsym_team_t *team)
                ll_calls);
 }
 
-/* The push exchange (peers over verbs) without barriers: 2000 one-shot calls back to back, the
- * block per peer crossing VSYM_COLL_NET_LL_MAX (1 KiB) both ways every few calls, so that
- * exchanges of flagged words and of put + counter add alternate on the same slots; all-reduces
- * of i32 (each element names the call), all-gathers and all-to-alls (a different block to each
- * peer), the last rank now and then late. A word of an older exchange taken for this one, raw
- * data read as words, or a counter out of step gives wrong values or a timeout naming the peer.
- * Where every peer is on shared memory the calls take other paths and must still be right. */
-static void t_exchange_stress(vsym_team_t *team)
+/* The push exchange and the pushed broadcast (peers over verbs) without barriers: 2000 calls
+ * back to back, the block per peer crossing VSYM_COLL_NET_LL_MAX (1 KiB) both ways every few
+ * calls, so that exchanges of flagged words and of put + counter add alternate on the same
+ * slots, and the broadcast crossing VSYM_COLL_NET_BCAST_MAX (16 KiB); one-shot all-reduces of i32
+ * (each element names the call), all-gathers and all-to-alls (a different block to each peer),
+ * broadcasts from rotating roots and from one root 100 times in a row (it may run ahead of the
+ * others by the broadcast's slots), the last rank now and then late. A word of an older exchange
+ * taken for this one, raw data read as words, or a counter out of step gives wrong values or a
+ * timeout naming the peer. Where every peer is on shared memory the calls take other paths and must
+ * still be right; "as if remote" (remote 1) they take those of verbs peers, with the words stored
+ * through the peers' mappings. */
+static void t_exchange_stress(vsym_team_t *team, int remote)
 {
     int me = vsym_team_rank(team), n = vsym_team_size(team), xch = 0;
     vsym_coll_t *c;
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
-    enum { MAXC = 320 }; /* elements per rank: 1280 bytes */
-    int32_t *src = malloc((size_t)MAXC * (size_t)n * 4),
-            *dst = malloc((size_t)MAXC * (size_t)n * 4);
+    if (remote) force_remote_path(c);
+    /* Elements per rank: up to 320 (1280 bytes); broadcasts up to 5100 (20400 bytes: beyond
+     * VSYM_COLL_NET_BCAST_MAX, 16 KiB, every seventh). */
+    const size_t cap = 320 * (size_t)n > 5100 ? 320 * (size_t)n : 5100;
+    int32_t *src = malloc(cap * 4), *dst = malloc(cap * 4);
     VSYM_CHECK(src && dst, "no memory");
     for (int i = 0; i < 2000; i++) {
-        int kind = i % 5 == 4 ? 2 : i % 5 == 3 ? 1 : 0; /* all-reduce, all-gather, all-to-all */
+        /* all-reduce, all-gather, all-to-all, broadcast; calls 1000-1399 broadcasts only, from
+         * one root for 100 calls at a time (which then runs ahead of the others) */
+        int kind = i >= 1000 && i < 1400 ? 3 : (int)((i % 6) * 4 / 6);
+        int root = kind == 3 && i >= 1000 && i < 1400 ? (i / 100) % n : (i * 7) % n;
         size_t count = (size_t)(i % 7 == 0 ? 200 + (i * 37) % 121 : 1 + (i * 13) % 64);
-        if (kind != 0) count = count / 4 + 1; /* per peer */
+        if (kind == 1 || kind == 2) count = count / 4 + 1;      /* per peer */
+        if (kind == 3 && i % 7 == 0 && (i < 1000 || i >= 1400)) /* not in the runs of one root */
+            count = 4100 + (size_t)(i * 37) % 1001;
         if (me == n - 1 && i % 97 == 0) {
             uint64_t t0 = vsym_util_time_ns();
             while (vsym_util_time_ns() - t0 < 300000)
                 vsym_util_spin_hint();
         }
         const char *path;
-        if (kind == 0) {
+        if (kind == 3) {
+            for (size_t k = 0; k < count; k++)
+                src[k] = me == root ? i * 4096 + (int32_t)k : -1;
+            path = vsym_coll_path(c, VSYM_COLL_KIND_BROADCAST, src, src, count, VSYM_DTYPE_I32,
+                                  root, VSYM_COLL_AUTO);
+            VSYM_CHECK_OK(
+                vsym_coll_broadcast(c, src, src, count, VSYM_DTYPE_I32, root, VSYM_COLL_AUTO));
+            for (size_t k = 0; k < count; k++)
+                VSYM_CHECK(src[k] == i * 4096 + (int32_t)k,
+                           "exchange stress, call %d: broadcast of %zu from %d: element %zu is "
+                           "%d, expected %d",
+                           i, count, root, k, src[k], i * 4096 + (int32_t)k);
+        } else if (kind == 0) {
             for (size_t k = 0; k < count; k++)
                 src[k] = i * 4096 + (int32_t)k + (me << 24);
             path = vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, src, dst, count, VSYM_DTYPE_I32, 0,
@@ -712,14 +768,15 @@ static void t_exchange_stress(vsym_team_t *team)
                                dst[(size_t)r * count + k], want);
                 }
         }
-        xch += path != NULL && strstr(path, "exchange") != NULL;
+        xch += path != NULL && (strstr(path, "exchange") != NULL || strstr(path, "push") != NULL);
     }
     VSYM_CHECK_OK(vsym_coll_destroy(c));
     free(src);
     free(dst);
     if (me == 0)
-        printf("exchange stress (%d ranks): 2000 calls passed, %d through the push exchange\n", n,
-               xch);
+        printf("exchange stress (%d ranks%s): 2000 calls passed, %d through the push exchange or "
+               "the pushed broadcast\n",
+               n, remote ? ", as if remote" : "", xch);
 }
 
 static void expect_kind_path(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,
@@ -853,7 +910,9 @@ static void t_paths(vsym_team_t *team)
     /* Only the root reads the broadcast's source. */
     if (n > 1)
         expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, c->me == 1 ? NULL : x, x, 4, VSYM_COLL_AUTO,
-                         n > 2 && vsym_coll_ll_usable(c, 16) ? "oneshot-ll" : "oneshot",
+                         n > 2 && vsym_coll_ll_usable(c, 16) ? "oneshot-ll"
+                         : c->all_direct                     ? "oneshot"
+                                                             : "oneshot-push",
                          "src NULL off the root");
     VSYM_CHECK(vsym_coll_path(NULL, VSYM_COLL_KIND_ALLREDUCE, x, x, 1, VSYM_DTYPE_F32, 0,
                               VSYM_COLL_AUTO) == NULL,
@@ -915,8 +974,10 @@ int main(int argc, char **argv)
     if (!transport_scope) t_symmetric_gathers(world, 1);
     t_fresh_handles(world);
     if (!transport_scope) t_ll_stress(world); /* the low-latency protocol is shared memory's */
-    t_exchange_stress(world);
+    t_exchange_stress(world, 0);
+    if (!transport_scope) t_exchange_stress(world, 1);
     t_symmetric_broadcast(world, 0);
+    if (!transport_scope) t_buffer_order(world); /* the broadcast reads the root's buffer */
     if (!transport_scope) t_symmetric_broadcast(world, 1);
     /* Every push of a result non-temporal. */
     setenv("VSYM_NT_THRESHOLD", "4K", 1);

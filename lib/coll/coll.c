@@ -115,6 +115,8 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     c->xll_max = vsym_config_size(VSYM_CFG_COLL_NET_LL_MAX);
     if (c->xll_max > c->xch_max) c->xll_max = c->xch_max;
     c->xll_max &= ~(size_t)7;
+    c->push_max = vsym_config_size(VSYM_CFG_COLL_NET_BCAST_MAX);
+    if (c->push_max > COLL_XCH_MAX) c->push_max = COLL_XCH_MAX;
     st = vsym_alloc(team, 4 * c->chunk + 64 + COLL_LL_BYTES + 64, &c->scratch);
     if (st != VSYM_OK) goto err_mem;
     c->base = vsym_obj_ptr(c->scratch);
@@ -198,6 +200,7 @@ VSYM_API vsym_status_t vsym_coll_destroy(vsym_coll_t *c)
     free(c->ll_tmp);
     free(c->push_tmp);
     free(c->xll_buf);
+    free(c->push_known);
     free(c->pend[1]);
     free(c->pend[0]);
     free(c->peer);
@@ -227,6 +230,7 @@ VSYM_API vsym_status_t vsym_coll_buffer_alloc(vsym_coll_t *c, size_t size, void 
     }
     b->base = vsym_obj_ptr(b->obj);
     b->size = size;
+    b->serial = ++c->buf_made;
     for (int r = 0; r < c->n; r++)
         b->peer[r] = r == c->me ? b->base : vsym_obj_peer_ptr(b->obj, r);
     b->next = c->bufs;
@@ -262,6 +266,7 @@ vsym_status_t vsym_coll_buf_share(vsym_coll_t *sub, const vsym_coll_buf_t *b, co
     }
     v->base = b->base;
     v->size = b->size;
+    v->serial = ++sub->buf_made;
     for (int r = 0; r < sub->n; r++)
         v->peer[r] = b->peer[ranks[r]];
     v->next = sub->bufs;
@@ -542,15 +547,35 @@ static size_t xll_words(size_t len)
     return (len + 3) / 4;
 }
 
+/* The bytes of a slot for blocks of up to max bytes as flagged words (0 for max 0). */
+static size_t words_slot_bytes(size_t max)
+{
+    return (8 * xll_words(max) + 63) & ~(size_t)63;
+}
+
 static size_t xll_slot_bytes(const vsym_coll_t *c)
 {
-    return (8 * xll_words(c->xll_max) + 63) & ~(size_t)63;
+    return words_slot_bytes(c->xll_max);
 }
 
 static size_t xll_slot(const vsym_coll_t *c, uint64_t seq, int src)
 {
     return xch_counter(c, c->n) +
            ((size_t)(seq & 1) * (size_t)c->n + (size_t)src) * xll_slot_bytes(c);
+}
+
+/* After them, COLL_PUSH_SLOTS slots of flagged words that broadcast roots write (call seq in
+ * slot seq % COLL_PUSH_SLOTS), then the count of such broadcasts this rank has finished. */
+#define COLL_PUSH_SLOTS 8
+static size_t push_slot(const vsym_coll_t *c, uint64_t seq)
+{
+    return xll_slot(c, 0, 2 * c->n) +
+           (size_t)(seq % COLL_PUSH_SLOTS) * words_slot_bytes(c->push_max);
+}
+
+static size_t push_done(const vsym_coll_t *c)
+{
+    return xll_slot(c, 0, 2 * c->n) + COLL_PUSH_SLOTS * words_slot_bytes(c->push_max);
 }
 
 static uint32_t xll_flag(uint64_t seq)
@@ -590,10 +615,12 @@ static size_t xll_unpack(const uint64_t *src, char *dst, size_t len, uint32_t fl
     return words;
 }
 
-/* Wait for rank r's flagged block of exchange seq in this rank's slot and unpack it into dst. */
-static vsym_status_t xll_receive(vsym_coll_t *c, int r, uint64_t seq, size_t len, char *dst)
+/* Wait for rank r's flagged block of call seq at offset slot of this rank's xch memory and
+ * unpack it into dst. */
+static vsym_status_t xll_receive(vsym_coll_t *c, size_t slot, int r, uint64_t seq, size_t len,
+                                 char *dst)
 {
-    const uint64_t *src = (const uint64_t *)(const void *)(c->xch_base + xll_slot(c, seq, r));
+    const uint64_t *src = (const uint64_t *)(const void *)(c->xch_base + slot);
     const uint32_t flag = xll_flag(seq);
     const size_t words = xll_words(len);
     size_t done = 0;
@@ -606,8 +633,8 @@ static vsym_status_t xll_receive(vsym_coll_t *c, int r, uint64_t seq, size_t len
     while ((done = xll_unpack(src, dst, len, flag, done)) < words) {
         if (!vsym_backoff_step(&b))
             return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
-                             "collective exchange (flagged words): timed out after %.2f s "
-                             "waiting for team rank %d (world rank %d), exchange %llu, %zu of "
+                             "collective push (flagged words): timed out after %.2f s "
+                             "waiting for team rank %d (world rank %d), call %llu, %zu of "
                              "%zu words arrived",
                              vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
                              (unsigned long long)seq, done, words);
@@ -644,7 +671,7 @@ static vsym_status_t xll_exchange(vsym_coll_t *c, const char *const *blk, size_t
     for (int i = 1; i < n; i++) {
         int r = (me + n - i) % n;
         char *dst = c->xll_buf + (size_t)r * c->xll_max;
-        VSYM_TRY(xll_receive(c, r, seq, len, dst));
+        VSYM_TRY(xll_receive(c, xll_slot(c, seq, r), r, seq, len, dst));
         got[r] = dst;
     }
     return VSYM_OK;
@@ -656,12 +683,15 @@ static vsym_status_t xll_exchange(vsym_coll_t *c, const char *const *blk, size_t
 static vsym_status_t xch_setup(vsym_coll_t *c)
 {
     const size_t cnt = xch_counter(c, 0);
-    if (c->xll_max > 0 && c->xll_buf == NULL) {
-        c->xll_buf = malloc((size_t)(c->n + 2) * c->xll_max + 8);
-        if (c->xll_buf == NULL)
+    if ((c->xll_max > 0 || c->push_max > 0) && c->xll_buf == NULL) {
+        size_t most = c->xll_max > c->push_max ? c->xll_max : c->push_max;
+        c->xll_buf = malloc((size_t)c->n * c->xll_max + 2 * most + 8);
+        c->push_known = calloc((size_t)c->n, sizeof(uint64_t));
+        if (c->xll_buf == NULL || c->push_known == NULL)
             return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "collective exchange: no memory");
     }
-    const size_t words = c->xll_max > 0 ? 2 * (size_t)c->n * xll_slot_bytes(c) : 0;
+    const size_t words =
+        2 * (size_t)c->n * xll_slot_bytes(c) + COLL_PUSH_SLOTS * words_slot_bytes(c->push_max) + 64;
     VSYM_TRY(vsym_alloc(c->team, cnt + 8 * (size_t)c->n + words, &c->xch));
     c->xch_base = vsym_obj_ptr(c->xch);
     /* The heap may hold an earlier object's bytes here: zero the counters and the flagged words
@@ -875,6 +905,7 @@ typedef enum coll_path {
     P_HIER,
     P_CHAIN,
     P_TREE,
+    P_PUSH,
 } coll_path_t;
 
 static const char *const path_names[] = {
@@ -891,6 +922,7 @@ static const char *const path_names[] = {
     "hier",
     "chain",
     "tree",
+    "oneshot-push",
 };
 
 static vsym_status_t hier_setup(vsym_coll_t *c);
@@ -1477,12 +1509,13 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
         zc = zc_allowed(c, bytes, algo, chosen) && bytes >= bc_zerocopy_min(c)
                  ? vsym_coll_find_buf(c, dst, bytes)
                  : NULL;
-        *path_p = zc                                                    ? P_ZEROCOPY
-                  : algo == VSYM_COLL_ONESHOT && bc_ll_usable(c, bytes) ? P_LL
-                  : algo == VSYM_COLL_TWOSHOT                           ? P_TWOSHOT
-                  : algo == VSYM_COLL_RING                              ? P_CHAIN
-                  : algo == VSYM_COLL_RD                                ? P_TREE
-                                                                        : P_ONESHOT;
+        *path_p = zc                                                                    ? P_ZEROCOPY
+                  : algo == VSYM_COLL_ONESHOT && bc_ll_usable(c, bytes)                 ? P_LL
+                  : algo == VSYM_COLL_ONESHOT && !c->all_direct && bytes <= c->push_max ? P_PUSH
+                  : algo == VSYM_COLL_TWOSHOT                                           ? P_TWOSHOT
+                  : algo == VSYM_COLL_RING                                              ? P_CHAIN
+                  : algo == VSYM_COLL_RD                                                ? P_TREE
+                                                                                        : P_ONESHOT;
         break;
     default:
         zc = zc_src_buf(c, src, dst, n * blk, n * blk, bytes, algo, chosen);
@@ -1816,6 +1849,68 @@ static vsym_status_t bc_ll(vsym_coll_t *c, const char *src, char *dst, size_t le
     return VSYM_OK;
 }
 
+/* Wait until rank r has finished push broadcast want (read through its mapping, or fetched). */
+static vsym_status_t push_wait_done(vsym_coll_t *c, int r, uint64_t want)
+{
+    const char *peer = vsym_obj_peer_ptr(c->xch, r);
+    vsym_backoff_t b;
+    vsym_backoff_init(&b, c->timeout);
+    for (;;) {
+        uint64_t v;
+        if (peer != NULL)
+            v = __atomic_load_n((const uint64_t *)(const void *)(peer + push_done(c)),
+                                __ATOMIC_ACQUIRE);
+        else
+            VSYM_TRY(vsym_get(c->xch, r, push_done(c), &v, sizeof(v)));
+        if (v >= want) {
+            c->push_known[r] = v;
+            return VSYM_OK;
+        }
+        if (!vsym_backoff_step(&b))
+            return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
+                             "broadcast (push): timed out after %.2f s waiting for team rank %d "
+                             "(world rank %d) to finish call %llu (it is at %llu)",
+                             vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
+                             (unsigned long long)want, (unsigned long long)v);
+    }
+}
+
+/* Peers over verbs, up to VSYM_COLL_NET_LL_MAX: the root writes the vector as flagged words into
+ * every other rank's slot of the call (one write each), they unpack it as it arrives; no
+ * barrier. A rank's slot of call seq last held call seq - COLL_PUSH_SLOTS, so the root first
+ * makes sure that rank has finished that call: from what it last learnt of its count, else by
+ * reading the count (once in COLL_PUSH_SLOTS - 1 calls when it runs ahead). */
+static vsym_status_t bc_push(vsym_coll_t *c, const char *src, char *dst, size_t len, int root)
+{
+    if (c->xch == NULL) VSYM_TRY(xch_setup(c));
+    const int n = c->n, me = c->me;
+    const uint64_t seq = ++c->push_seq;
+    const uint32_t flag = xll_flag(seq);
+    const size_t slot = push_slot(c, seq);
+    if (me == root) {
+        uint64_t *words = (uint64_t *)(void *)(c->xll_buf + (size_t)n * c->xll_max);
+        int packed = 0;
+        for (int i = 1; i < n; i++) {
+            int r = (me + i) % n;
+            if (seq > COLL_PUSH_SLOTS && c->push_known[r] < seq - COLL_PUSH_SLOTS)
+                VSYM_TRY(push_wait_done(c, r, seq - COLL_PUSH_SLOTS));
+            char *peer = vsym_obj_peer_ptr(c->xch, r);
+            if (peer != NULL) {
+                xll_pack((uint64_t *)(void *)(peer + slot), src, len, flag);
+                continue;
+            }
+            if (!packed) xll_pack(words, src, len, flag);
+            packed = 1;
+            VSYM_TRY(vsym_put(c->xch, r, slot, words, 8 * xll_words(len)));
+        }
+        if (dst != src) memmove(dst, src, len);
+    } else {
+        VSYM_TRY(xll_receive(c, slot, root, seq, len, dst));
+    }
+    __atomic_store_n((uint64_t *)(void *)(c->xch_base + push_done(c)), seq, __ATOMIC_RELEASE);
+    return VSYM_OK;
+}
+
 /* Scatter from the root, then all-gather: the root's data is read once in total. */
 static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es,
                                 int root)
@@ -1840,7 +1935,7 @@ static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size
 
 /* Buffer b's position in the handle's list, and the buffer at position i (NULL beyond the
  * list): the buffers are made and freed collectively, so a position names the same buffer on
- * every rank. */
+ * every rank (which the buffer's serial, sent with it, checks). */
 static uint64_t buf_index(const vsym_coll_t *c, const vsym_coll_buf_t *b)
 {
     uint64_t i = 0;
@@ -1878,29 +1973,35 @@ static vsym_status_t bc_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *db, cons
         } else {
             copy_bytes(dst, src, len);
         }
-        uint64_t at[2] = {buf_index(c, from), (uint64_t)(where - from->base)};
+        uint64_t at[3] = {buf_index(c, from), (uint64_t)(where - from->base), from->serial};
         memcpy(vsym_coll_bar_buf(c), at, sizeof(at));
     }
     VSYM_TRY(vsym_coll_bar_sync(c));
+    vsym_status_t st = VSYM_OK;
     if (c->me == root) {
         if (where != dst) memcpy(dst, src, len);
     } else {
         const char *p;
-        uint64_t at[2];
+        uint64_t at[3];
         VSYM_TRY(vsym_coll_bar_peer(c, root, 0, sizeof(at), &p));
         memcpy(at, p, sizeof(at));
         from = buf_at(c, at[0]);
-        if (from == NULL || at[1] > from->size || len > from->size - at[1])
-            return VSYM_FAIL(VSYM_ERR_MISMATCH,
-                             "broadcast: root %d names %zu bytes at %llu of its symmetric buffer "
-                             "%llu, which this rank's buffers do not hold (made in another order?)",
-                             root, len, (unsigned long long)at[1], (unsigned long long)at[0]);
-        memcpy(dst, from->peer[root] + at[1], len);
+        if (from == NULL || from->serial != at[2] || at[1] > from->size || len > from->size - at[1])
+            /* Reported here; the second synchronisation still runs, so the root returns. */
+            st = VSYM_FAIL(VSYM_ERR_MISMATCH,
+                           "broadcast: root %d names %zu bytes at %llu of the symmetric buffer "
+                           "made %llu-th of its handle, at position %llu of its list; this rank "
+                           "holds %s there (buffers made or freed in another order?)",
+                           root, len, (unsigned long long)at[1], (unsigned long long)at[2],
+                           (unsigned long long)at[0],
+                           from == NULL ? "no buffer" : "another buffer, or a smaller one");
+        else
+            memcpy(dst, from->peer[root] + at[1], len);
     }
     vsym_coll_bar_next(c);
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
-    return VSYM_OK;
+    return st;
 }
 
 /* Chain (ring) or binomial tree (rd) of pairwise hand-offs, in rank order relative to root. */
@@ -1965,6 +2066,8 @@ VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *c, const void *src, void
         return bc_zerocopy(c, db, src, dst, count * es, root);
     case P_LL:
         return bc_ll(c, src, dst, count * es, root);
+    case P_PUSH:
+        return bc_push(c, src, dst, count * es, root);
     case P_TWOSHOT:
         return bc_twoshot(c, src, dst, count, es, root);
     case P_CHAIN:

@@ -52,7 +52,8 @@ typedef struct vsym_coll_buf {
     vsym_obj_t *obj;
     char *base;
     size_t size;
-    char **peer; /* per team rank: load/store pointer, or NULL */
+    uint64_t serial; /* the handle's count of buffers made, at this one (the same on every rank) */
+    char **peer;     /* per team rank: load/store pointer, or NULL */
     struct vsym_coll_buf *next;
 } vsym_coll_buf_t;
 
@@ -87,6 +88,7 @@ struct vsym_coll {
     size_t zc_min;  /* smallest all-reduce read in place from symmetric buffers */
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
+    uint64_t buf_made;     /* buffers made (and views shared) so far: the next one's serial */
     uint64_t ll_seq;       /* low-latency (LL) calls so far */
     uint64_t ll_min_done;  /* every peer has finished at least this many LL calls */
     size_t xch_max;        /* largest block per peer of the push exchange (0: none) */
@@ -95,7 +97,11 @@ struct vsym_coll {
     uint64_t xch_seq;      /* push exchanges so far */
     uint64_t xch_adds;     /* those that added to the counters (not sent as flagged words) */
     size_t xll_max;        /* largest block per peer sent as flagged words (0: never) */
-    char *xll_buf;         /* n x xll_max: peers' unpacked blocks; 2 x xll_max + 8: words */
+    char *xll_buf;         /* n x xll_max: peers' unpacked blocks; then 2 x the larger limit
+                            * + 8: words to put */
+    size_t push_max;       /* largest broadcast pushed as flagged words (0: never) */
+    uint64_t push_seq;     /* broadcasts pushed as flagged words so far */
+    uint64_t *push_known;  /* per rank: the pushed broadcasts it had finished when last read */
     char *ll_tmp;          /* n x VSYM_COLL_LL_MAX: peers' unpacked LL data */
     char *push_tmp;        /* COLL_PUSH_BLOCK bytes: a block reduced before its pushes, or NULL */
     int hier_state;

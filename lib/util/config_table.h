@@ -46,8 +46,12 @@
       "protocol on shared memory (-1: chosen from the team size; 0: never).")                      \
     X(COLL_NET_LL_MAX, SIZE, "1K", "",                                                             \
       "Largest block per peer (bytes) that the collectives' push exchange sends to peers over "    \
-      "verbs as 8-byte words each carrying 4 data bytes and the exchange's flag: one RDMA write, " \
+      "verbs as 8-byte words each carrying 4 data bytes and a flag of the call: one RDMA write, "  \
       "no atomic (larger blocks: a put and a counter add; 0: never).")                             \
+    X(COLL_NET_BCAST_MAX, SIZE, "16K", "",                                                         \
+      "Largest broadcast (bytes, at most 64K) whose root, with peers over verbs, writes the "      \
+      "vector as such flagged words to every rank, no barrier (larger: through the scratch; 0: "   \
+      "never).")                                                                                   \
     X(COLL_ZEROCOPY_MIN, SIZE, "4K", "",                                                           \
       "Smallest all-reduce (bytes per rank) read and written in place when src and dst lie in "    \
       "symmetric buffers of the handle and every peer is on shared memory; also the smallest "     \
