@@ -566,7 +566,7 @@ static size_t xll_slot(const vsym_coll_t *c, uint64_t seq, int src)
 
 /* After them, COLL_PUSH_SLOTS slots of flagged words that broadcast roots write (call seq in
  * slot seq % COLL_PUSH_SLOTS), then the count of such broadcasts this rank has finished. */
-#define COLL_PUSH_SLOTS 8
+#define COLL_PUSH_SLOTS 32
 static size_t push_slot(const vsym_coll_t *c, uint64_t seq)
 {
     return xll_slot(c, 0, 2 * c->n) +

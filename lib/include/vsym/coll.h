@@ -99,7 +99,7 @@ VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo
  * regions of VSYM_COLL_SCRATCH bytes, plus 256 KiB for the low-latency protocol, per rank) and
  * reads VSYM_COLL_ALGO. With peers over verbs, the first one-shot collective adds up to 2 MiB
  * per rank of landing slots for the push exchange (2 x team size x 64 KiB at most, 2 x team
- * size x 2 KiB for its flagged words, 8 x 32 KiB for pushed broadcasts); teams on
+ * size x 2 KiB for its flagged words, 32 x 32 KiB for pushed broadcasts); teams on
  * one node never do. Collective over the team. Synchronisation: on one node a per-rank
  * phase counter polled through load/store pointers, and for up to 1 KiB of one-shot data a
  * low-latency exchange whose data carries its own sequence number (no barrier at all); across
@@ -144,7 +144,7 @@ VSYM_API vsym_status_t vsym_coll_barrier(vsym_coll_t *coll);
  * low-latency protocol (no barrier: a root may run up to 7 calls ahead of its slowest reader),
  * else ONESHOT through the scratch, or from symmetric dst buffers straight from the root's
  * memory (see vsym_coll_buffer_alloc); with peers over verbs up to VSYM_COLL_NET_BCAST_MAX (16
- * KiB) the root writes the vector as flagged words to every rank (no barrier: it may run up to 7
+ * KiB) the root writes the vector as flagged words to every rank (no barrier: it may run up to 31
  * calls ahead of its slowest reader), above it ONESHOT, and TWOSHOT above 64 KiB.
  * VSYM_ERR_BAD_RANK for a root outside the team. */
 VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *coll, const void *src, void *dst,
