@@ -20,12 +20,7 @@ builds=("vsym=$B" "$@")
 here=$(cd "$(dirname "$0")" && pwd); top=$(cd "$here/../../.." && pwd); cd "$top"
 export VSYM_HEAP_SIZE=64M VSYM_INTERNAL_SIZE=16M VSYM_VIRTUAL_NODES=2
 T="timeout 900"
-ucx() { # ucx NP PROGRAM ARGS...: half the ranks on rxe0, half on rxe1
-  local np=$1; shift
-  local h=$((np / 2))
-  $T mpirun --allow-run-as-root --oversubscribe --mca pml ucx -x UCX_TLS=rc_verbs,ud_verbs,self \
-    -np $h -x UCX_NET_DEVICES=rxe0:1 "$@" : -np $h -x UCX_NET_DEVICES=rxe1:1 "$@"
-}
+. "$here/../softroce-mpi.sh" # ucx NP PROGRAM ARGS...: half the ranks on rxe0, half on rxe1
 (uname -r; nproc; git -C "$top" rev-parse --short HEAD; printf '%s\n' "${builds[@]}"; ibv_devices) \
   > "$O/host.txt" 2>&1
 for round in 1 2; do

@@ -2,7 +2,11 @@
 """Tables of run.sh's records: python3 tables.py DIR (the OUT folder of run.sh). Columns: Open MPI
 (mpi_*), this tree (vsym_*) and every other build of the run (LABEL_*), average us per call; the
 ratios are the other column over vsym's (above 1: vsym faster)."""
-import glob, json, os, sys
+import glob, os, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from softroce_records import f, q, t
+import softroce_records
 
 d = sys.argv[1] if len(sys.argv) > 1 else '.'
 labels = sorted({os.path.basename(p).split('_allreduce_')[0]
@@ -10,14 +14,7 @@ labels = sorted({os.path.basename(p).split('_allreduce_')[0]
 cols = ['mpi', 'vsym'] + labels
 
 def load(name):
-    p = os.path.join(d, name)
-    return [json.loads(l) for l in open(p)] if os.path.exists(p) else []
-
-def t(r):
-    return r['lat_us']['avg'] if r['tool'] == 'mpi-coll' else r['time_us']
-
-f = lambda x: '%8.0f' % x if x else '       -'
-q = lambda a, b: '%5.2f' % (a / b) if a and b else '    -'
+    return softroce_records.load(d, name)
 
 for np in (2, 4):
     print(f'## all-reduce, {np} ranks over 2 pretend nodes (f32 sum, ordinary buffers, us; '
