@@ -527,8 +527,8 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
 /* ---- Push exchange ------------------------------------------------------------------------ */
 
 /* Offsets in c->xch: two sets of n landing slots of xch_max bytes, then n counters, then two
- * sets of n slots of flagged words (apart from the others: raw data must never be read as
- * words). */
+ * sets of n slots of the exchange's flagged words (apart from the others: raw data must never be
+ * read as words), then the pushed broadcast's slots and count (push_slot, push_done). */
 static size_t xch_slot(const vsym_coll_t *c, uint64_t seq, int src)
 {
     return ((size_t)(seq & 1) * (size_t)c->n + (size_t)src) * c->xch_max;
@@ -719,7 +719,7 @@ vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, 
         return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "collective exchange: %zu bytes per peer, at most %zu",
                          len, c->xch_max);
     if (c->xch == NULL) VSYM_TRY(xch_setup(c));
-    if (len <= c->xll_max) return xll_exchange(c, blk, len, got);
+    if (c->xll_max > 0 && len <= c->xll_max) return xll_exchange(c, blk, len, got);
     want = ++c->xch_adds; /* every rank makes the same exchanges: the counters agree */
     for (int i = 1; i < n; i++) {
         int r = (me + i) % n, nbi_r = registered && len > vsym_team_put_staged_max(c->team, r);
@@ -1875,8 +1875,8 @@ static vsym_status_t push_wait_done(vsym_coll_t *c, int r, uint64_t want)
     }
 }
 
-/* Peers over verbs, up to VSYM_COLL_NET_LL_MAX: the root writes the vector as flagged words into
- * every other rank's slot of the call (one write each), they unpack it as it arrives; no
+/* Peers over verbs, up to VSYM_COLL_NET_BCAST_MAX: the root writes the vector as flagged words
+ * into every other rank's slot of the call (one write each), they unpack it as it arrives; no
  * barrier. A rank's slot of call seq last held call seq - COLL_PUSH_SLOTS, so the root first
  * makes sure that rank has finished that call: from what it last learnt of its count, else by
  * reading the count (once in COLL_PUSH_SLOTS - 1 calls when it runs ahead). */
