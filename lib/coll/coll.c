@@ -642,6 +642,24 @@ static vsym_status_t xll_receive(vsym_coll_t *c, size_t slot, int r, uint64_t se
     return VSYM_OK;
 }
 
+/* Send len bytes of src to rank r's slot as words of flag: stored through r's mapping, or packed
+ * into the words buffer (once while src stays the same: *packed) and put. */
+static vsym_status_t xll_send(vsym_coll_t *c, int r, size_t slot, const char *src, size_t len,
+                              uint32_t flag, const char **packed)
+{
+    char *peer = vsym_obj_peer_ptr(c->xch, r);
+    if (peer != NULL) {
+        xll_pack((uint64_t *)(void *)(peer + slot), src, len, flag);
+        return VSYM_OK;
+    }
+    uint64_t *words = (uint64_t *)(void *)(c->xll_buf + (size_t)c->n * c->xll_max);
+    if (*packed != src) {
+        xll_pack(words, src, len, flag);
+        *packed = src;
+    }
+    return vsym_put(c->xch, r, slot, words, 8 * xll_words(len));
+}
+
 /* The exchange of blocks of at most c->xll_max bytes as flagged words. */
 static vsym_status_t xll_exchange(vsym_coll_t *c, const char *const *blk, size_t len,
                                   const char **got)
@@ -649,22 +667,10 @@ static vsym_status_t xll_exchange(vsym_coll_t *c, const char *const *blk, size_t
     const int n = c->n, me = c->me;
     const uint64_t seq = c->xch_seq;
     const uint32_t flag = xll_flag(seq);
-    const size_t slot = xll_slot(c, seq, me), bytes = 8 * xll_words(len);
-    uint64_t *words = (uint64_t *)(void *)(c->xll_buf + (size_t)n * c->xll_max);
-    const char *packed = NULL; /* the block packed in words, when a put sends them */
-    for (int i = 1; i < n; i++) {
-        int r = (me + i) % n;
-        char *peer = vsym_obj_peer_ptr(c->xch, r);
-        if (peer != NULL) {
-            xll_pack((uint64_t *)(void *)(peer + slot), blk[r], len, flag);
-            continue;
-        }
-        if (packed != blk[r]) {
-            xll_pack(words, blk[r], len, flag);
-            packed = blk[r];
-        }
-        VSYM_TRY(vsym_put(c->xch, r, slot, words, bytes));
-    }
+    const size_t slot = xll_slot(c, seq, me);
+    const char *packed = NULL;
+    for (int i = 1; i < n; i++)
+        VSYM_TRY(xll_send(c, (me + i) % n, slot, blk[(me + i) % n], len, flag, &packed));
     char *own = c->xll_buf + (size_t)me * c->xll_max;
     memcpy(own, blk[me], len);
     got[me] = own;
@@ -1888,20 +1894,12 @@ static vsym_status_t bc_push(vsym_coll_t *c, const char *src, char *dst, size_t 
     const uint32_t flag = xll_flag(seq);
     const size_t slot = push_slot(c, seq);
     if (me == root) {
-        uint64_t *words = (uint64_t *)(void *)(c->xll_buf + (size_t)n * c->xll_max);
-        int packed = 0;
+        const char *packed = NULL;
         for (int i = 1; i < n; i++) {
             int r = (me + i) % n;
             if (seq > COLL_PUSH_SLOTS && c->push_known[r] < seq - COLL_PUSH_SLOTS)
                 VSYM_TRY(push_wait_done(c, r, seq - COLL_PUSH_SLOTS));
-            char *peer = vsym_obj_peer_ptr(c->xch, r);
-            if (peer != NULL) {
-                xll_pack((uint64_t *)(void *)(peer + slot), src, len, flag);
-                continue;
-            }
-            if (!packed) xll_pack(words, src, len, flag);
-            packed = 1;
-            VSYM_TRY(vsym_put(c->xch, r, slot, words, 8 * xll_words(len)));
+            VSYM_TRY(xll_send(c, r, slot, src, len, flag, &packed));
         }
         if (dst != src) memmove(dst, src, len);
     } else {
