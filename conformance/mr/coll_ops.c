@@ -637,20 +637,22 @@ static void t_fresh_handles(vsym_team_t *team)
 
 /* The low-latency protocol without barriers: 6000 calls back to back, broadcasts from one root
  * for a while (which may then run up to 7 calls ahead of its slowest reader), from rotating roots,
- * and all-reduces in between, sizes of 1 to 64 elements, every value depending on the call, every
- * result checked on every rank. A root that rewrote its region while a rank still read it, or a
- * reader that took an older call's units, gives wrong values. */
+ * and all-reduces in between, sizes of 1 to 64 elements (every fifth broadcast 200 to 1099,
+ * across the broadcast's limit of 1 or 2 KiB), every value depending on the call, every result
+ * checked on every rank. A root that rewrote its region while a rank still read it, or a reader
+ * that took an older call's units, gives wrong values. */
 static void t_ll_stress(vsym_team_t *team)
 {
     int me = vsym_team_rank(team), n = vsym_team_size(team), ll_calls = 0;
     vsym_coll_t *c;
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
-    float buf[64], out[64];
+    static float buf[1100], out[64];
     for (int i = 0; i < 6000; i++) {
         int phase = (i / 500) % 3; /* one root; rotating roots; broadcasts and all-reduces */
-        int count = 1 + (i * 13) % 64, root = phase == 0 ? (i / 500) % n : (i * 7) % n;
-        int bcast = phase < 2 || i % 3 != 0;
-        ll_calls += vsym_coll_ll_usable(c, (size_t)count * 4) && (n > 2 || !bcast);
+        int bcast = phase < 2 || i % 3 != 0, root = phase == 0 ? (i / 500) % n : (i * 7) % n;
+        int count = bcast && i % 5 == 0 ? 200 + (i * 13) % 900 : 1 + (i * 13) % 64;
+        ll_calls += bcast ? vsym_coll_bc_ll_usable(c, (size_t)count * 4)
+                          : vsym_coll_ll_usable(c, (size_t)count * 4);
         if (bcast) {
             for (int k = 0; k < count; k++)
                 buf[k] = me == root ? (float)(i * 64 + k) : -1.0f;
@@ -857,6 +859,20 @@ static void t_paths(vsym_team_t *team)
         expect_path(c, s, s + 100, 16384, VSYM_COLL_AUTO, n == 2 ? "oneshot" : "twoshot",
                     "symmetric buffers overlapping");
         kind_paths(c, n, 1, x);
+        /* The broadcast's own limit of the low-latency protocol: beyond 2 ranks 1 KiB, 2 KiB with
+         * more ranks than cores (VSYM_COLL_LL_MAX where set); up to it and not beyond. */
+        size_t bc_ll = 0;
+        if (n > 2 && vsym_coll_ll_usable(c, 8))
+            bc_ll = getenv("VSYM_COLL_LL_MAX")  ? c->ll_max
+                    : vsym_util_core_per_rank() ? 1024
+                                                : 2048;
+        VSYM_CHECK(c->bc_ll_max == bc_ll || bc_ll == 0,
+                   "broadcast's low-latency limit %zu, expected %zu", c->bc_ll_max, bc_ll);
+        if (bc_ll > 0)
+            expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, x, x, bc_ll / 4, VSYM_COLL_AUTO,
+                             "oneshot-ll", "at the low-latency limit");
+        expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, x, x, bc_ll / 4 + 1, VSYM_COLL_AUTO,
+                         "oneshot", "above the low-latency limit");
         /* The same team with every peer treated as out of load/store reach. */
         vsym_coll_t *far;
         VSYM_CHECK_OK(vsym_coll_create(team, &far));

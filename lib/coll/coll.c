@@ -75,6 +75,19 @@ static size_t ll_default_max(int n)
     return n <= 2 ? 1024 : 256;
 }
 
+/* The broadcast's: a reader reads the root's units alone (n - 1 readers of one region, not every
+ * rank every peer's), so beyond 2 ranks it pays up to 1 KiB, and up to 2 KiB with more ranks than
+ * cores, where the barrier it saves costs most. Medians of three rounds against 256 B, the limit
+ * before (results/coll/device-16core-2026-11-26-stop28): with a core per rank (16-core host, 4, 8
+ * and 16 ranks) 512 B-1 KiB 1.29-1.96x faster, 2 KiB 0.52-1.19, 4 KiB 0.12-0.85; with more
+ * ranks than cores (2-core host, 3 and 4 ranks) 512 B-2 KiB 1.74-4.35x faster, 4 KiB 0.97-1.25.
+ * Between 2 ranks the scratch's one barrier is cheaper (0.10-0.18 us against 0.25-0.88 at 512 B):
+ * never there. */
+static size_t bc_ll_default_max(int n)
+{
+    return n <= 2 ? 0 : vsym_util_core_per_rank() ? 1024 : 2048;
+}
+
 VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
 {
     if (team == NULL || coll_p == NULL)
@@ -136,6 +149,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         long ll = vsym_config_int(VSYM_CFG_COLL_LL_MAX);
         c->ll_max = ll >= 0 ? (size_t)ll : ll_default_max(c->n);
         if (c->ll_max > VSYM_COLL_LL_MAX) c->ll_max = VSYM_COLL_LL_MAX;
+        c->bc_ll_max = c->n <= 2 ? 0 : ll >= 0 ? c->ll_max : bc_ll_default_max(c->n);
     }
     c->zc_min = vsym_config_size(VSYM_CFG_COLL_ZEROCOPY_MIN);
     c->all_direct = 1;
@@ -1400,13 +1414,11 @@ static size_t bc_zerocopy_min(const vsym_coll_t *c)
     return !vsym_util_core_per_rank() ? 65536 : c->n > 8 ? 32768 : 0;
 }
 
-/* Whether a broadcast of bytes runs through the low-latency protocol: beyond 2 ranks, where a
- * barrier costs most (2-core host, 4 ranks, 8-64 B: 0.9-2.4 us against 4.6-8.8 through the
- * scratch's barrier, Open MPI 1.0; 2 ranks: 0.08-0.36 us against 0.08-0.18, and 0.25-0.88 at 512 B
- * against 0.10-0.18; four launches each, the builds in turns). */
-static int bc_ll_usable(const vsym_coll_t *c, size_t bytes)
+/* Whether a broadcast of bytes runs through the low-latency protocol: beyond 2 ranks up to
+ * bc_ll_default_max, or VSYM_COLL_LL_MAX where that is set. */
+int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes)
 {
-    return c->n > 2 && vsym_coll_ll_usable(c, bytes);
+    return c->all_direct && c->n > 1 && bytes <= c->bc_ll_max && ll_supported();
 }
 
 /* Whether [a, a + alen) and [b, b + blen) do not overlap. */
@@ -1516,7 +1528,7 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
                  ? vsym_coll_find_buf(c, dst, bytes)
                  : NULL;
         *path_p = zc                                                                    ? P_ZEROCOPY
-                  : algo == VSYM_COLL_ONESHOT && bc_ll_usable(c, bytes)                 ? P_LL
+                  : algo == VSYM_COLL_ONESHOT && vsym_coll_bc_ll_usable(c, bytes)       ? P_LL
                   : algo == VSYM_COLL_ONESHOT && !c->all_direct && bytes <= c->push_max ? P_PUSH
                   : algo == VSYM_COLL_TWOSHOT                                           ? P_TWOSHOT
                   : algo == VSYM_COLL_RING                                              ? P_CHAIN

@@ -85,6 +85,7 @@ struct vsym_coll {
     uint64_t *flag; /* this rank's counter */
     int fast_spin;  /* polls before the backoff starts (0 when oversubscribed) */
     size_t ll_max;  /* largest input per rank sent with the LL protocol (0: never) */
+    size_t bc_ll_max; /* largest broadcast sent with it (0: never) */
     size_t zc_min;  /* smallest all-reduce read in place from symmetric buffers */
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
@@ -136,6 +137,8 @@ void vsym_coll_bar_next(vsym_coll_t *c);
 #define VSYM_COLL_LL_MAX 16384 /* input bytes per rank */
 #define COLL_PUSH_BLOCK 65536  /* bytes reduced per block by the pushing all-reduce */
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
+/* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */
+int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Start an LL call on every rank: *seq_p is its sequence number; publishes: whether this rank
  * will publish in it (then it waits, when needed, for the ranks still reading the region). */
 vsym_status_t vsym_coll_ll_begin(vsym_coll_t *c, int publishes, uint64_t *seq_p);
