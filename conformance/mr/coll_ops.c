@@ -781,6 +781,65 @@ static void t_exchange_stress(vsym_team_t *team, int remote)
                n, remote ? ", as if remote" : "", xch);
 }
 
+/* A status of a call that waited for a rank that never came: VSYM_ERR_TIMED_OUT naming it. */
+static void expect_timeout(vsym_status_t st, int peer, const char *what)
+{
+    char name[32];
+    snprintf(name, sizeof name, "team rank %d ", peer);
+    VSYM_CHECK(st == VSYM_ERR_TIMED_OUT && strstr(vsym_error_detail(), name) != NULL,
+               "%s without rank %d: %s (%s), expected a timeout naming it", what, peer,
+               vsym_status_str(st), vsym_error_detail());
+}
+
+/* Every wait of a collective for a peer ends in the handle's timeout and names the peer (each
+ * kind of wait of lib/coll, on handles whose timeout is 0.3 s): rank n - 1 stays out of a small
+ * all-reduce (the low-latency units, or the scratch's barrier where they do not run), a one-shot
+ * all-gather (the scratch's barrier), and, on a handle whose peers are treated as remote, an
+ * all-reduce through the exchange's flagged words and 40 pushed broadcasts from rank 0 (the root
+ * waits at call 33 for the count of rank n - 1; the others, having had 33, then wait for the
+ * root). Every other rank gets VSYM_ERR_TIMED_OUT naming the rank it waited for; then every rank
+ * restores the timeout and destroys the handles together. On one node only: across pretend nodes
+ * a rank may wait for a rank of its node that itself waits for rank n - 1, and names that one. */
+static void t_missing_rank(vsym_team_t *team)
+{
+    int me = vsym_team_rank(team), n = vsym_team_size(team), last = n - 1;
+    vsym_coll_t *c, *far;
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    VSYM_CHECK_OK(vsym_coll_create(team, &far));
+    force_remote_path(far);
+    float v[8] = {1, 2, 3, 4, 5, 6, 7, 8}, r[8 * 64];
+    /* What a handle makes at its first call of a kind (the exchange's memory) is made with every
+     * rank. */
+    VSYM_CHECK_OK(vsym_coll_allreduce(far, v, r, 2, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO));
+    VSYM_CHECK_OK(vsym_coll_allreduce(c, v, r, 2, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO));
+    VSYM_CHECK_OK(vsym_coll_allgather(c, v, r, 8, VSYM_DTYPE_F32, VSYM_COLL_ONESHOT));
+    c->timeout = far->timeout = 0.3;
+    if (me != last) {
+        expect_timeout(
+            vsym_coll_allreduce(c, v, r, 2, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO), last,
+            "small all-reduce");
+        expect_timeout(vsym_coll_allgather(c, v, r, 8, VSYM_DTYPE_F32, VSYM_COLL_ONESHOT), last,
+                       "one-shot all-gather");
+        expect_timeout(
+            vsym_coll_allreduce(far, v, r, 2, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO), last,
+            "all-reduce through the flagged words");
+        int ok = 0;
+        vsym_status_t st = VSYM_OK;
+        while (ok < 40 && (st = vsym_coll_broadcast(far, v, r, 2, VSYM_DTYPE_F32, 0,
+                                                    VSYM_COLL_AUTO)) == VSYM_OK)
+            ok++;
+        /* The root sends call 33 to ranks 1 .. n - 2 before it waits for rank n - 1's count. */
+        int want = me == 0 ? 32 : 33;
+        VSYM_CHECK(ok == want, "pushed broadcasts without rank %d: %d returned, expected %d", last,
+                   ok, want);
+        expect_timeout(st, me == 0 ? last : 0, "the pushed broadcast after them");
+    }
+    c->timeout = far->timeout = 0;
+    VSYM_CHECK_OK(vsym_coll_destroy(far));
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    if (me == 0) printf("missing rank (%d ranks): every wait timed out naming it\n", n);
+}
+
 static void expect_kind_path(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src,
                              const void *dst, size_t count, vsym_coll_algo_t algo, const char *want,
                              const char *what)
@@ -993,6 +1052,7 @@ int main(int argc, char **argv)
     t_exchange_stress(world, 0);
     if (!transport_scope) t_exchange_stress(world, 1);
     t_symmetric_broadcast(world, 0);
+    if (n > 1 && !transport_scope) t_missing_rank(world);
     if (!transport_scope) t_buffer_order(world); /* the broadcast reads the root's buffer */
     if (!transport_scope) t_symmetric_broadcast(world, 1);
     /* Every push of a result non-temporal. */

@@ -304,6 +304,46 @@ VSYM_API vsym_status_t vsym_coll_barrier(vsym_coll_t *c)
     return vsym_signal_barrier(c->scratch, COLL_CH_BARRIER, c->timeout);
 }
 
+/* ---- Waits -------------------------------------------------------------------------------- */
+
+/* Every wait of lib/coll for a peer: after a poll that found nothing, coll_wait_step spins (up to
+ * spins polls with a spin hint: the common case on an idle core costs no clock reads and no
+ * settings lookup), then steps the project's backoff with the handle's timeout; 0 once that has
+ * passed, when the caller fails naming the peer and what it waited for.
+ *     coll_wait_t w = coll_wait_start(c, c->fast_spin);
+ *     while (!ready()) if (!coll_wait_step(&w)) return VSYM_FAIL(VSYM_ERR_TIMED_OUT, ...); */
+typedef struct coll_wait {
+    const vsym_coll_t *c;
+    int spins;   /* polls left before the backoff */
+    int started; /* b initialised */
+    vsym_backoff_t b;
+} coll_wait_t;
+
+static coll_wait_t coll_wait_start(const vsym_coll_t *c, int spins)
+{
+    coll_wait_t w = {.c = c, .spins = spins};
+    return w;
+}
+
+static int coll_wait_step(coll_wait_t *w)
+{
+    if (w->spins > 0) {
+        w->spins--;
+        vsym_util_spin_hint();
+        return 1;
+    }
+    if (!w->started) {
+        vsym_backoff_init(&w->b, w->c->timeout);
+        w->started = 1;
+    }
+    return vsym_backoff_step(&w->b);
+}
+
+static double coll_wait_elapsed(const coll_wait_t *w)
+{
+    return w->started ? vsym_backoff_elapsed(&w->b) : 0.0;
+}
+
 /* ---- Barrier model ------------------------------------------------------------------------ */
 
 char *vsym_coll_bar_buf(vsym_coll_t *c)
@@ -311,27 +351,20 @@ char *vsym_coll_bar_buf(vsym_coll_t *c)
     return c->base + (c->bar_phase & 1) * c->chunk;
 }
 
-/* Wait until the counter *w of team rank r reaches want: a short spin first (the common case
- * on an idle core costs no clock reads), then the project's backoff with its timeout, whose
- * error names the rank and what (a barrier phase, an exchange). */
+/* Wait until the counter *w of team rank r reaches want; the error names the rank and what (a
+ * barrier phase, an exchange). */
 static vsym_status_t counter_wait(vsym_coll_t *c, const volatile uint64_t *w, uint64_t want, int r,
                                   const char *what)
 {
-    for (int i = 0; i < c->fast_spin; i++) {
-        if (__atomic_load_n(w, __ATOMIC_ACQUIRE) >= want) return VSYM_OK;
-        vsym_util_spin_hint();
-    }
-    vsym_backoff_t b;
-    vsym_backoff_init(&b, c->timeout);
-    while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < want) {
-        if (!vsym_backoff_step(&b))
+    coll_wait_t cw = coll_wait_start(c, c->fast_spin);
+    while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < want)
+        if (!coll_wait_step(&cw))
             return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
                              "collective %s: timed out after %.2f s waiting for team rank %d "
                              "(world rank %d) to reach %llu (it is at %llu)",
-                             what, vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
+                             what, coll_wait_elapsed(&cw), r, vsym_team_world_rank(c->team, r),
                              (unsigned long long)want,
                              (unsigned long long)__atomic_load_n(w, __ATOMIC_ACQUIRE));
-    }
     return VSYM_OK;
 }
 
@@ -510,26 +543,17 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
     size_t units = (total + 7) / 8, done = off / 8, end = (off + len + 7) / 8;
     if (end <= done) end = done + 1;
     if (end > units) end = units;
-    vsym_backoff_t b;
-    int started = 0;
-    for (int spin = 0;; spin++) {
+    coll_wait_t w = coll_wait_start(c, c->fast_spin);
+    for (;;) {
         done = ll_load(src, dst, total, seq, done, end);
         if (done >= end) return VSYM_OK;
         /* The peer's stores may be in flight: reload (the compiler must not keep old values). */
         __asm__ volatile("" ::: "memory");
-        if (spin < c->fast_spin) {
-            vsym_util_spin_hint();
-            continue;
-        }
-        if (!started) {
-            vsym_backoff_init(&b, c->timeout);
-            started = 1;
-        }
-        if (!vsym_backoff_step(&b))
+        if (!coll_wait_step(&w))
             return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
                              "collective (low-latency exchange): timed out after %.2f s waiting "
                              "for team rank %d (world rank %d), call %llu",
-                             vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
+                             coll_wait_elapsed(&w), r, vsym_team_world_rank(c->team, r),
                              (unsigned long long)seq);
     }
 #else
@@ -638,21 +662,15 @@ static vsym_status_t xll_receive(vsym_coll_t *c, size_t slot, int r, uint64_t se
     const uint32_t flag = xll_flag(seq);
     const size_t words = xll_words(len);
     size_t done = 0;
-    for (int spin = 0; spin < c->fast_spin; spin++) {
-        if ((done = xll_unpack(src, dst, len, flag, done)) == words) return VSYM_OK;
-        vsym_util_spin_hint();
-    }
-    vsym_backoff_t b;
-    vsym_backoff_init(&b, c->timeout);
-    while ((done = xll_unpack(src, dst, len, flag, done)) < words) {
-        if (!vsym_backoff_step(&b))
+    coll_wait_t w = coll_wait_start(c, c->fast_spin);
+    while ((done = xll_unpack(src, dst, len, flag, done)) < words)
+        if (!coll_wait_step(&w))
             return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
                              "collective push (flagged words): timed out after %.2f s "
                              "waiting for team rank %d (world rank %d), call %llu, %zu of "
                              "%zu words arrived",
-                             vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
+                             coll_wait_elapsed(&w), r, vsym_team_world_rank(c->team, r),
                              (unsigned long long)seq, done, words);
-    }
     return VSYM_OK;
 }
 
@@ -1871,8 +1889,8 @@ static vsym_status_t bc_ll(vsym_coll_t *c, const char *src, char *dst, size_t le
 static vsym_status_t push_wait_done(vsym_coll_t *c, int r, uint64_t want)
 {
     const char *peer = vsym_obj_peer_ptr(c->xch, r);
-    vsym_backoff_t b;
-    vsym_backoff_init(&b, c->timeout);
+    /* Spin only on a mapped count: a fetched one is an RDMA read per poll. */
+    coll_wait_t w = coll_wait_start(c, peer != NULL ? c->fast_spin : 0);
     for (;;) {
         uint64_t v;
         if (peer != NULL)
@@ -1884,11 +1902,11 @@ static vsym_status_t push_wait_done(vsym_coll_t *c, int r, uint64_t want)
             c->push_known[r] = v;
             return VSYM_OK;
         }
-        if (!vsym_backoff_step(&b))
+        if (!coll_wait_step(&w))
             return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
                              "broadcast (push): timed out after %.2f s waiting for team rank %d "
                              "(world rank %d) to finish call %llu (it is at %llu)",
-                             vsym_backoff_elapsed(&b), r, vsym_team_world_rank(c->team, r),
+                             coll_wait_elapsed(&w), r, vsym_team_world_rank(c->team, r),
                              (unsigned long long)want, (unsigned long long)v);
     }
 }
