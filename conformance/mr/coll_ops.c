@@ -497,7 +497,8 @@ static void t_symmetric_broadcast(vsym_team_t *team, int remote)
     if (remote) force_remote_path(c);
     const size_t maxcount = transport_scope ? 17000 : 70001, cap = maxcount * 8 + 4 * GUARD;
     const int direct = c->all_direct;
-    const size_t zc_min = vsym_util_core_per_rank() ? 4096 : 65536;
+    /* The library's bc_zerocopy_min above VSYM_COLL_ZEROCOPY_MIN (4 KiB). */
+    const size_t zc_min = !vsym_util_core_per_rank() ? 65536 : n > 8 ? 32768 : 4096;
     char *a, *d, *want = malloc(maxcount * 8), *plain = malloc(maxcount * 8);
     VSYM_CHECK(want != NULL && plain != NULL, "malloc");
     VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, cap, (void **)&a));
@@ -531,13 +532,13 @@ static void t_symmetric_broadcast(vsym_team_t *team, int remote)
                     for (size_t i = 0; i < count; i++)
                         vsym_coll_store_double(dt, want, i, value(dt, VSYM_RED_SUM, root, i, k));
                     if (me == root) memcpy(src, want, len);
-                    const char *path = n == 1                                 ? "copy"
-                                       : ai                                   ? "chain"
-                                       : direct && len >= zc_min              ? "symmetric-in-place"
-                                       : n > 2 && vsym_coll_ll_usable(c, len) ? "oneshot-ll"
-                                       : !direct && len <= c->push_max        ? "oneshot-push"
-                                       : direct || len <= 65536               ? "oneshot"
-                                                                              : "twoshot";
+                    const char *path = n == 1                           ? "copy"
+                                       : ai                             ? "chain"
+                                       : direct && len >= zc_min        ? "symmetric-in-place"
+                                       : vsym_coll_bc_ll_usable(c, len) ? "oneshot-ll"
+                                       : !direct && len <= c->push_max  ? "oneshot-push"
+                                       : direct || len <= 65536         ? "oneshot"
+                                                                        : "twoshot";
                     char what[160];
                     snprintf(what, sizeof(what),
                              "symmetric buffers: broadcast from %d, %s, %s %s count %zu", root,
@@ -1075,12 +1076,15 @@ int main(int argc, char **argv)
             }
         }
         if (n >= 4) {
-            /* Even ranks and odd ranks: two strided teams running side by side. */
+            /* Even ranks and odd ranks: two strided teams running side by side (with n odd,
+             * rank n - 1 is in neither). */
             vsym_team_t *even, *odd;
             VSYM_CHECK_OK(vsym_team_split_strided(world, 0, 2, n / 2, &even));
             VSYM_CHECK_OK(vsym_team_split_strided(world, 1, 2, n / 2, &odd));
-            suite(even ? even : odd, even ? "even ranks" : "odd ranks", 0);
-            VSYM_CHECK_OK(vsym_team_destroy(even ? even : odd));
+            if (even != NULL || odd != NULL) {
+                suite(even ? even : odd, even ? "even ranks" : "odd ranks", 0);
+                VSYM_CHECK_OK(vsym_team_destroy(even ? even : odd));
+            }
         }
     }
     (void)me;
