@@ -78,9 +78,11 @@ int main(void)
     VSYM_CHECK_OK(vsym_init(&ctx));
     vsym_team_t *world = vsym_team_world(ctx);
     int me = vsym_team_rank(world), n = vsym_team_size(world);
-    VSYM_CHECK_OK(vsym_alloc(world, 4096, &obj));
+    /* Counters and words in the first 4 KiB, then 50 tickets of every rank (any team size). */
+    const size_t bytes = 4096 + (size_t)n * 50 * 8;
+    VSYM_CHECK_OK(vsym_alloc(world, bytes, &obj));
     uint64_t *w = vsym_obj_ptr(obj);
-    memset(w, 0, 4096);
+    memset(w, 0, bytes);
     VSYM_CHECK_OK(vsym_team_barrier(world, 0));
 
     /* Every rank hammers rank 0's words: fetch_add (word 0), add (word 1), 32-bit fetch_add
@@ -124,12 +126,12 @@ int main(void)
     uint64_t tickets[50];
     for (int i = 0; i < k; i++)
         VSYM_CHECK_OK(vsym_atomic64(obj, 0, 32, VSYM_AMO_FETCH_ADD, 1, 0, &tickets[i]));
-    VSYM_CHECK_OK(vsym_put(obj, 0, 64 + (size_t)me * k * 8, tickets, sizeof(tickets)));
+    VSYM_CHECK_OK(vsym_put(obj, 0, 4096 + (size_t)me * k * 8, tickets, sizeof(tickets)));
     VSYM_CHECK_OK(vsym_team_barrier(world, 0));
     if (me == 0) {
         uint8_t *hit = calloc((size_t)n * k, 1);
         for (int i = 0; i < n * k; i++) {
-            uint64_t t = w[8 + i];
+            uint64_t t = w[512 + i];
             VSYM_CHECK(t < (uint64_t)n * k && !hit[t], "ticket %llu duplicated or out of range",
                        (unsigned long long)t);
             hit[t] = 1;
