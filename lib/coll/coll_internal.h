@@ -82,11 +82,11 @@ struct vsym_coll {
     vsym_coll_algo_t env_algo; /* VSYM_COLL_ALGO, read once at create */
     /* Barrier model on shm: each rank's phase counter at offset 4 x chunk of its scratch,
      * stored with release and polled by peers through their pointers (no consume step). */
-    uint64_t *flag; /* this rank's counter */
-    int fast_spin;  /* polls before the backoff starts (0 when oversubscribed) */
-    size_t ll_max;  /* largest input per rank sent with the LL protocol (0: never) */
+    uint64_t *flag;   /* this rank's counter */
+    int fast_spin;    /* polls before the backoff starts (0 when oversubscribed) */
+    size_t ll_max;    /* largest input per rank sent with the LL protocol (0: never) */
     size_t bc_ll_max; /* largest broadcast sent with it (0: never) */
-    size_t zc_min;  /* smallest all-reduce read in place from symmetric buffers */
+    size_t zc_min;    /* smallest all-reduce read in place from symmetric buffers */
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
     uint64_t buf_made;     /* buffers made (and views shared) so far: the next one's serial */
