@@ -67,12 +67,18 @@ static uint64_t *ll_done(const vsym_coll_t *c, char *base)
 
 /* The LL protocol's default limit for a team of n. Every rank reads every peer's units (twice
  * the bytes, each checked), so its cost grows with n x bytes, while a barrier's grows with n
- * alone. Measured (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 2
- * ranks LL is as fast as the barrier path or faster up to 1 KiB; at 4 ranks it is 1.5x slower
- * than the barrier path from 512 B (1 KiB: 2.6 us against 1.5 us; Open MPI 3.7 us). */
+ * alone. Measured (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 4 ranks
+ * it is 1.5x slower than the barrier path from 512 B (1 KiB: 2.6 us against 1.5 us; Open MPI
+ * 3.7 us). At 2 ranks it was as fast up to 1 KiB on an earlier host, but not on those of stop 28
+ * (results/coll/dev-2core-zen3-2026-11-26-stop28, device-16core-2026-11-26-stop28): on the 2-core
+ * host the 1 KiB all-reduce took 2.9x its 128 B time through it against 1.5x through the scratch
+ * (eight launches, medians; Open MPI / vsym 0.91-0.95 at 1 KiB in the three-launch run), and on
+ * the 16-core guest 1.02 us against 0.87 (512 B: 0.61 against 0.63; 64-256 B 0.38-0.47 against
+ * 0.50-0.57 through the scratch; six rounds, medians). So 256 B at any team size. */
 static size_t ll_default_max(int n)
 {
-    return n <= 2 ? 1024 : 256;
+    (void)n;
+    return 256;
 }
 
 /* The broadcast's: a reader reads the root's units alone (n - 1 readers of one region, not every

@@ -101,7 +101,7 @@ VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo
  * per rank of landing slots for the push exchange (2 x team size x 64 KiB at most, 2 x team
  * size x 2 KiB for its flagged words, 32 x 32 KiB for pushed broadcasts); teams on
  * one node never do. Collective over the team. Synchronisation: on one node a per-rank
- * phase counter polled through load/store pointers, and for up to 1 KiB of one-shot data a
+ * phase counter polled through load/store pointers, and for up to 256 B of one-shot data a
  * low-latency exchange whose data carries its own sequence number (no barrier at all); across
  * nodes the signal pads of the scratch object, and for one-shot data the push exchange's
  * counters or flagged words (no barrier either).

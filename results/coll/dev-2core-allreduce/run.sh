@@ -1,7 +1,7 @@
 #!/bin/bash
 # All-reduce (f32 sum) from 16 B to 64 MiB on the 2-core development machine at 2 and 4 ranks:
 # vsym-bench next to Open MPI's MPI_Allreduce (benches/peers/mpi-coll) and memcpy (the bandwidth
-# bound), in one run.   [ROUNDS=3] results/coll/dev-2core-allreduce/run.sh BUILD_DIR [OUT_DIR (default: here)]
+# bound), in one run.   [ROUNDS=3] [NPS="2 4"] results/coll/dev-2core-allreduce/run.sh BUILD_DIR [OUT_DIR (default: here)]
 set -eu
 B=${1:?usage: run.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +19,7 @@ run="$top/launch/vsym-run"
 rounds=${ROUNDS:-1}
 for round in $(seq 1 "$rounds"); do
   sfx=""; [ "$rounds" -gt 1 ] && sfx="_r$round"
-  for np in 2 4; do
+  for np in ${NPS:-2 4}; do
     "$run" -n $np -- "$B/benches/peers/mpi-coll" -b 16 -e 64M -f 4 --only allreduce \
         --json "$R/mpi_np$np$sfx.jsonl" > "$R/mpi_np$np$sfx.txt" 2>&1
     "$run" -n $np -- "$B/benches/vsym-bench" allreduce -b 16 -e 64M -f 4 --check \
