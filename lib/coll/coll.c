@@ -65,9 +65,8 @@ static uint64_t *ll_done(const vsym_coll_t *c, char *base)
     return (uint64_t *)(ll_slots(c, base) + COLL_LL_BYTES);
 }
 
-/* The LL protocol's default limit for a team of n. Every rank reads every peer's units (twice
- * the bytes, each checked), so its cost grows with n x bytes, while a barrier's grows with n
- * alone. Measured (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 4 ranks
+/* The LL protocol's default limit. Every rank reads every peer's units (twice the bytes, each
+ * checked), so its cost grows with n x bytes, while a barrier's grows with n alone. Measured (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 4 ranks
  * it is 1.5x slower than the barrier path from 512 B (1 KiB: 2.6 us against 1.5 us; Open MPI
  * 3.7 us). At 2 ranks it was as fast up to 1 KiB on an earlier host, but not on those of stop 28
  * (results/coll/dev-2core-zen3-2026-11-26-stop28, device-16core-2026-11-26-stop28): on the 2-core
@@ -75,11 +74,7 @@ static uint64_t *ll_done(const vsym_coll_t *c, char *base)
  * (eight launches, medians; Open MPI / vsym 0.91-0.95 at 1 KiB in the three-launch run), and on
  * the 16-core guest 1.02 us against 0.87 (512 B: 0.61 against 0.63; 64-256 B 0.38-0.47 against
  * 0.50-0.57 through the scratch; six rounds, medians). So 256 B at any team size. */
-static size_t ll_default_max(int n)
-{
-    (void)n;
-    return 256;
-}
+#define COLL_LL_DEFAULT_MAX 256
 
 /* The broadcast's: a reader reads the root's units alone (n - 1 readers of one region, not every
  * rank every peer's), so beyond 2 ranks it pays up to 1 KiB, and up to 2 KiB with more ranks than
@@ -153,7 +148,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     }
     {
         long ll = vsym_config_int(VSYM_CFG_COLL_LL_MAX);
-        c->ll_max = ll >= 0 ? (size_t)ll : ll_default_max(c->n);
+        c->ll_max = ll >= 0 ? (size_t)ll : COLL_LL_DEFAULT_MAX;
         if (c->ll_max > VSYM_COLL_LL_MAX) c->ll_max = VSYM_COLL_LL_MAX;
         c->bc_ll_max = c->n <= 2 ? 0 : ll >= 0 ? c->ll_max : bc_ll_default_max(c->n);
     }
