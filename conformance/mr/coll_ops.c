@@ -798,9 +798,10 @@ static void expect_timeout(vsym_status_t st, int peer, const char *what)
  * where they do not run), a one-shot all-gather (the scratch's barrier), and, on a handle whose
  * peers are treated as remote, an all-reduce through the exchange's flagged words and 40 pushed
  * broadcasts from rank 0 (the root waits at call 33 for the count of rank n - 1; the others,
- * having had 33, then wait for the root). Every other rank gets VSYM_ERR_TIMED_OUT naming the rank it waited for; then every rank
- * restores the timeout and destroys the handles together. On one node only: across pretend nodes
- * a rank may wait for a rank of its node that itself waits for rank n - 1, and names that one. */
+ * having had 33, then wait for the root). Every other rank gets VSYM_ERR_TIMED_OUT naming the
+ * rank it waited for; then every rank restores the timeout and destroys the handles together. On
+ * one node only: across pretend nodes a rank may wait for a rank of its node that itself waits
+ * for rank n - 1, and names that one. */
 static void t_missing_rank(vsym_team_t *team)
 {
     int me = vsym_team_rank(team), n = vsym_team_size(team), last = n - 1;
