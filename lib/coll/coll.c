@@ -66,9 +66,10 @@ static uint64_t *ll_done(const vsym_coll_t *c, char *base)
 }
 
 /* The LL protocol's default limit. Every rank reads every peer's units (twice the bytes, each
- * checked), so its cost grows with n x bytes, while a barrier's grows with n alone. Measured (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 4 ranks
- * it is 1.5x slower than the barrier path from 512 B (1 KiB: 2.6 us against 1.5 us; Open MPI
- * 3.7 us). At 2 ranks it was as fast up to 1 KiB on an earlier host, but not on those of stop 28
+ * checked), so its cost grows with n x bytes, while a barrier's grows with n alone. Measured
+ * (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 4 ranks it is 1.5x slower
+ * than the barrier path from 512 B (1 KiB: 2.6 us against 1.5 us; Open MPI 3.7 us). At 2 ranks
+ * it was as fast up to 1 KiB on an earlier host, but not on those of stop 28
  * (results/coll/dev-2core-zen3-2026-11-26-stop28, device-16core-2026-11-26-stop28): on the 2-core
  * host the 1 KiB all-reduce took 2.9x its 128 B time through it against 1.5x through the scratch
  * (eight launches, medians; Open MPI / vsym 0.91-0.95 at 1 KiB in the three-launch run), and on
