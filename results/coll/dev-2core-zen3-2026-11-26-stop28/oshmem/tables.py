@@ -2,7 +2,7 @@
 """run.sh's tables: per collective and rank count, median us per call over the rounds (out of
 place) of vsym from ordinary buffers, vsym from symmetric buffers (vsym_coll_buffer_alloc; OSHMEM's
 buffers are symmetric too), Open MPI's MPI and Open MPI's OSHMEM, and the ratios MPI / vsym and
-OSHMEM / vsym (symmetric).   tables.py OUT_DIR"""
+OSHMEM / vsym (symmetric).   tables.py OUT_DIR [NPS, default 2,4]"""
 import collections
 import glob
 import re
@@ -10,6 +10,7 @@ import statistics as st
 import sys
 
 R = sys.argv[1]
+NPS = [int(x) for x in sys.argv[2].split(",")] if len(sys.argv) > 2 else [2, 4]
 t = collections.defaultdict(list)  # (prog, kind, np, size) -> [us]
 for f in glob.glob(f"{R}/*_r*.txt"):
     m = re.match(r".*/(vsym|mpi|oshmem)_(?:(\w+)_)?np(\d+)_r\d+\.txt", f)
@@ -33,7 +34,7 @@ for f in glob.glob(f"{R}/*_r*.txt"):
         elif prog == "oshmem" and len(p) >= 6 and p[5] == "out-of-place":
             t[("oshmem", cur, np, int(p[0]))].append(float(p[1]))
 for kind in ("allreduce", "allgather", "broadcast", "alltoall"):
-    for np in (2, 4):
+    for np in NPS:
         sizes = sorted({k[3] for k in t if k[1] == kind and k[2] == np and k[0] == "vsym"})
         if not sizes:
             continue
