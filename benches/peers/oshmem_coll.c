@@ -157,10 +157,9 @@ int main(int argc, char **argv)
                    n, "size", "time_avg[us]", "algbw[GB/s]", "#wrong");
         for (size_t s = o.min_size; s <= o.max_size; s *= o.factor) {
             size_t per = (kind == K_AR || kind == K_BC) ? 1 : (size_t)n;
-            r.count = (int)(s / sizeof(float) / per);
+            size_t bytes = peer_coll_count(s, per, sizeof(float), &r.count);
             r.kind = kind;
-            if (r.count == 0) continue;
-            size_t bytes = (size_t)r.count * sizeof(float) * per;
+            if (bytes == 0) continue;
             for (int ip = 0; ip < (kind == K_AR ? 2 : 1); ip++) {
                 peer_stats_t st;
                 r.inplace = ip;

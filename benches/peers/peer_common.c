@@ -255,3 +255,9 @@ void peer_emit(vsym_bench_results_t *r, const peer_opts_t *o, double clock_ns, c
     }
     json_decref(rec);
 }
+
+size_t peer_coll_count(size_t s, size_t per, size_t es, int *count_p)
+{
+    *count_p = (int)(s / es / per);
+    return (size_t)*count_p * es * per;
+}

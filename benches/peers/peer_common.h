@@ -48,6 +48,10 @@ double peer_clock_ns(void);
 /* Default timed units for a unit of `bytes` payload (vsym-bench's rule) and the window. */
 long peer_iterations(const peer_opts_t *o, double bytes);
 long peer_window(const peer_opts_t *o, size_t size);
+/* A collective's elements for size s as in nccl-tests (s: one rank's whole buffer, made of per
+ * blocks of *count_p elements of es bytes); returns the bytes they cover, 0 when s is too small
+ * for one element per block. */
+size_t peer_coll_count(size_t s, size_t per, size_t es, int *count_p);
 
 /* Warm up, size the batch, time `iterations` units (exactly that many when > 0). */
 void peer_measure(const peer_opts_t *o, double clock_ns, peer_unit_fn fn, void *arg,
