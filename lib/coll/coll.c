@@ -85,9 +85,9 @@ static uint64_t *ll_done(const vsym_coll_t *c, char *base)
  * ranks than cores (2-core host, 3 and 4 ranks) 512 B-2 KiB 1.74-4.35x faster, 4 KiB 0.97-1.25.
  * Between 2 ranks the scratch's one barrier is cheaper (0.10-0.18 us against 0.25-0.88 at 512 B):
  * never there. */
-static size_t bc_ll_default_max(int n)
+static size_t bc_ll_default_max(void)
 {
-    return n <= 2 ? 0 : vsym_util_core_per_rank() ? 1024 : 2048;
+    return vsym_util_core_per_rank() ? 1024 : 2048;
 }
 
 VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
@@ -151,7 +151,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         long ll = vsym_config_int(VSYM_CFG_COLL_LL_MAX);
         c->ll_max = ll >= 0 ? (size_t)ll : COLL_LL_DEFAULT_MAX;
         if (c->ll_max > VSYM_COLL_LL_MAX) c->ll_max = VSYM_COLL_LL_MAX;
-        c->bc_ll_max = c->n <= 2 ? 0 : ll >= 0 ? c->ll_max : bc_ll_default_max(c->n);
+        c->bc_ll_max = c->n <= 2 ? 0 : ll >= 0 ? c->ll_max : bc_ll_default_max();
     }
     c->zc_min = vsym_config_size(VSYM_CFG_COLL_ZEROCOPY_MIN);
     c->all_direct = 1;
