@@ -894,9 +894,10 @@ static void t_paths(vsym_team_t *team)
     int n = vsym_team_size(team);
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
     size_t big = 1 << 18; /* 1 MiB of f32 */
-    float *x = calloc(big, sizeof(float)), *s;
+    /* Room for a src and a dst of 1 MiB and a few elements each. */
+    float *x = calloc(2 * big + 128, sizeof(float)), *s;
     VSYM_CHECK(x != NULL, "calloc");
-    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, 2 * big * sizeof(float), (void **)&s));
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, (2 * big + 128) * sizeof(float), (void **)&s));
     int direct = 1;
     for (int r = 0; r < n; r++)
         direct &= vsym_obj_peer_ptr(c->scratch, r) != NULL;
@@ -921,6 +922,33 @@ static void t_paths(vsym_team_t *team)
         expect_path(c, s, s + 100, 16384, VSYM_COLL_AUTO, n == 2 ? "oneshot" : "twoshot",
                     "symmetric buffers overlapping");
         kind_paths(c, n, 1, x);
+        /* The all-to-all of ordinary buffers from VSYM_COLL_PCOPY_MIN (1 MiB of src) reads the
+         * peers' src with process-to-process copies: AUTO and one-shot, out of place only. */
+        int pcopy = 1;
+        for (int r = 0; r < n; r++)
+            pcopy &= vsym_team_process_copy(team, r);
+        size_t pc = !pcopy ? 0 : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min : 1 << 20;
+        VSYM_CHECK(c->pcopy_min == pc, "all-to-all's process-copy limit %zu, expected %zu",
+                   c->pcopy_min, pc);
+        if (pc == 0)
+            printf("# coll_ops: no process-to-process copies on this node (vsym_team_process_copy)"
+                   ": the all-to-all's process-copy path is not checked\n");
+        /* f32 per block: the fewest whose n blocks make pc bytes */
+        size_t pcount = (pc / 4 + (size_t)n - 1) / (size_t)n;
+        if (pc > 0) {
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + big + 64, pcount, VSYM_COLL_AUTO,
+                             "process-copy", "all-to-all at the process-copy limit");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + big + 64, pcount, VSYM_COLL_ONESHOT,
+                             "process-copy", "all-to-all at the limit, one-shot");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + big + 64, pcount, VSYM_COLL_RING,
+                             "oneshot", "all-to-all at the limit, ring");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x, pcount, VSYM_COLL_AUTO, "oneshot",
+                             "all-to-all at the limit, in place");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + big + 64, pcount - 1,
+                             VSYM_COLL_AUTO, "oneshot", "all-to-all below the process-copy limit");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, s, s + big + 64, pcount, VSYM_COLL_AUTO,
+                             "symmetric-in-place", "all-to-all of symmetric buffers");
+        }
         /* The broadcast's own limit of the low-latency protocol: beyond 2 ranks 1 KiB, 2 KiB with
          * more ranks than cores (VSYM_COLL_LL_MAX where set); up to it and not beyond. */
         size_t bc_ll = 0;
@@ -1066,7 +1094,13 @@ int main(int argc, char **argv)
     VSYM_CHECK_OK(vsym_settings_check());
     int reps = slow ? 3 : 1;
     for (int rep = 0; rep < reps; rep++) {
+        /* The world's all-to-alls of at least 1 KiB read the peers' src with process-to-process
+         * copies (where the probe found them; the sub-teams below go through the scratch). */
+        setenv("VSYM_COLL_PCOPY_MIN", "1K", 1);
+        VSYM_CHECK_OK(vsym_settings_check());
         suite(world, "world", 0);
+        unsetenv("VSYM_COLL_PCOPY_MIN");
+        VSYM_CHECK_OK(vsym_settings_check());
         suite(world, "world", 1);
         if (n >= 3) {
             /* Ranks 1..n-1: a team of n-1 ranks (3 of 4: not a power of two). */

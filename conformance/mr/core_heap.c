@@ -87,6 +87,15 @@ int main(void)
     int all_shm = 1;
     for (int r = 0; r < n; r++)
         all_shm &= strcmp(vsym_team_transport_of(world, r), "shm") == 0;
+    /* The puts and gets above went through process-to-process copies to every shm peer: the
+     * probe at init must say they work there, and nothing over verbs. */
+    for (int r = 0; r < n; r++)
+        VSYM_CHECK(vsym_team_process_copy(world, r) ==
+                       (strcmp(vsym_team_transport_of(world, r), "shm") == 0),
+                   "process_copy of rank %d (%s): %d", r, vsym_team_transport_of(world, r),
+                   vsym_team_process_copy(world, r));
+    VSYM_CHECK(vsym_team_process_copy(world, n) == 0 && vsym_team_process_copy(NULL, 0) == 0,
+               "process_copy of a rank outside the team or a NULL team is not 0");
     if (all_shm) {
         uint64_t old;
         VSYM_CHECK_STATUS(vsym_atomic64(ur, to, 0, VSYM_AMO_FETCH_ADD, 1, 0, &old),

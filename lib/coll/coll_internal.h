@@ -87,6 +87,8 @@ struct vsym_coll {
     size_t ll_max;    /* largest input per rank sent with the LL protocol (0: never) */
     size_t bc_ll_max; /* largest broadcast sent with it (0: never) */
     size_t zc_min;    /* smallest all-reduce read in place from symmetric buffers */
+    size_t pcopy_min; /* smallest all-to-all of ordinary buffers read with process-to-process
+                       * copies (0: never) */
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
     uint64_t buf_made;     /* buffers made (and views shared) so far: the next one's serial */

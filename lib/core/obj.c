@@ -102,7 +102,8 @@ static vsym_status_t obj_setup(vsym_team_t *team, void *ptr, size_t size, int ki
             mine.addr = ptr ? (uint64_t)((char *)ptr - (char *)ctx->arena.base) : 0;
         } else {
             mine.addr = (uint64_t)(uintptr_t)ptr;
-            if (ctx->verbs) {
+            /* Only a team with members over verbs reaches the memory through the NIC. */
+            if (ctx->verbs && team->uses_verbs) {
                 vsym_status_t rs =
                     ctx->verbs->ops->mem_reg(ctx->verbs, ptr, size, &obj->memh, &mine.rkey);
                 if (rs != VSYM_OK) local = rs;

@@ -120,6 +120,13 @@ VSYM_API size_t vsym_team_put_staged_max(const vsym_team_t *team, int r)
     return tp ? tp->ops->put_staged_max : 0;
 }
 
+VSYM_API int vsym_team_process_copy(const vsym_team_t *team, int r)
+{
+    if (team == NULL || r < 0 || r >= team->size) return 0;
+    const vsym_tp_t *tp = team->ctx->tp_of[team->members[r]];
+    return tp != NULL && tp->process_copy;
+}
+
 VSYM_API vsym_status_t vsym_team_split_strided(vsym_team_t *parent, int start, int stride, int size,
                                                vsym_team_t **team_p)
 {

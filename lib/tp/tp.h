@@ -81,6 +81,10 @@ struct vsym_tp_ops {
 
 struct vsym_tp {
     const vsym_tp_ops_t *ops;
+    /* Memory outside the arenas (buffers made symmetric by rendezvous) of every peer this
+     * transport reaches is reached without a registration: shm where the OS lets the ranks of a
+     * node copy from and to each other's memory (process_vm_readv, checked at create). */
+    int process_copy;
 };
 
 /* Stubs for operations a transport lacks: they fail with VSYM_ERR_UNSUPPORTED. */

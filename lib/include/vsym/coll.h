@@ -173,7 +173,13 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, v
                                            vsym_coll_algo_t algo);
 
 /* All-to-all: block j (count elements) of src goes to rank j, which stores it as block i
- * (the sender's rank) of dst. Both buffers hold team_size x count elements. */
+ * (the sender's rank) of dst. Both buffers hold team_size x count elements. From ordinary
+ * buffers (out of place, every peer on this node, AUTO or ONESHOT) of at least
+ * VSYM_COLL_PCOPY_MIN bytes of src (1 MiB), every rank reads its blocks straight from the peers'
+ * src with process-to-process copies, where the OS allows them (vsym_team_process_copy): one
+ * copy of each byte instead of two, for one exposure of src and one barrier per call; every
+ * rank must then pass ordinary buffers out of place (as with symmetric buffers, the ranks must
+ * agree on the kind of buffers). */
 VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *coll, const void *src, void *dst,
                                           size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo);
 
@@ -201,7 +207,8 @@ VSYM_API const char *vsym_coll_kind_name(vsym_coll_kind_t kind);
  *   (broadcast with peers over verbs: the root writes flagged words to every rank);
  *   "symmetric-in-place" (all-reduce: the peers' symmetric buffers read and written in place;
  *   all-gather, all-to-all, reduce-scatter: the peers' symmetric src read straight into dst;
- *   broadcast: the root's memory read straight into dst);
+ *   broadcast: the root's memory read straight into dst); "process-copy" (all-to-all of
+ *   ordinary buffers on one node: the peers' src read with process-to-process copies);
  *   "twoshot" (all-reduce, broadcast), "ring" (all-reduce, all-gather, reduce-scatter), "rd"
  *   (all-reduce; all-gather on power-of-two teams), "hier" (all-reduce), "chain" and "tree"
  *   (broadcast: RING and RD).

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "tp/tp.h"
@@ -25,7 +26,38 @@ typedef struct {
     int32_t pid;
     int32_t memfd;
     uint64_t size;
+    uint64_t probe; /* address of probe_word in this process */
 } shm_info_t;
+
+/* What every rank reads from each peer of its node at create to learn whether
+ * process-to-process copies work there (Yama's ptrace_scope 2 and 3, or a seccomp filter,
+ * forbid them). */
+static const uint64_t probe_word = 0x76737966726f6265ull;
+
+/* Whether this rank can copy from the memory of every other rank of its node (their probe
+ * words), after each has allowed it. Yama's ptrace_scope 1 (Ubuntu's default) lets a process be
+ * read only by its ancestors unless it names a reader: the ranks of a job are siblings, so each
+ * names any process of its user (PR_SET_PTRACER_ANY; the same users could read its arena
+ * through /proc already). No Yama: the call fails and nothing changes. */
+static int probe_process_copy(const shm_info_t *all, const int *node_of, int n, int me)
+{
+    for (int r = 0; r < n; r++) {
+        uint64_t got = 0;
+        struct iovec l = {&got, sizeof(got)};
+        struct iovec rv = {(void *)(uintptr_t)all[r].probe, sizeof(got)};
+        if (r == me || node_of[r] != node_of[me]) continue;
+        if (process_vm_readv(all[r].pid, &l, 1, &rv, 1, 0) != (ssize_t)sizeof(got) ||
+            got != probe_word) {
+            VSYM_LOG(VSYM_LOG_INFO,
+                     "shm: no process-to-process copies from world rank %d (pid %d): %s; puts "
+                     "and gets to its rendezvous memory will fail, the collectives keep to "
+                     "their scratch",
+                     r, all[r].pid, got != 0 ? "wrong data" : strerror(errno));
+            return 0;
+        }
+    }
+    return 1;
+}
 
 static void *shm_peer_ptr(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *ra)
 {
@@ -193,7 +225,8 @@ vsym_status_t vsym_tp_shm_create(vsym_boot_t *boot, const vsym_tp_arena_t *arena
 {
     int n = boot->size, me = boot->rank;
     shm_tp_t *s = calloc(1, sizeof(*s));
-    shm_info_t mine = {(int32_t)getpid(), arena->memfd, arena->size};
+    shm_info_t mine = {(int32_t)getpid(), arena->memfd, arena->size,
+                       (uint64_t)(uintptr_t)&probe_word};
     shm_info_t *all = calloc((size_t)n, sizeof(*all));
     vsym_status_t st;
 
@@ -206,6 +239,12 @@ vsym_status_t vsym_tp_shm_create(vsym_boot_t *boot, const vsym_tp_arena_t *arena
     s->nranks = n;
     s->me = me;
     s->arena_size = arena->size;
+    for (int r = 0; r < n; r++)
+        if (r != me && node_of[r] == node_of[me]) {
+            (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+            break;
+        }
+    /* The allgather also orders every rank's prctl before any peer's probe. */
     if ((st = vsym_boot_allgather(boot, NULL, n, "shm", &mine, sizeof(mine), all)) != VSYM_OK)
         goto err;
     for (int r = 0; r < n; r++) {
@@ -239,6 +278,7 @@ vsym_status_t vsym_tp_shm_create(vsym_boot_t *boot, const vsym_tp_arena_t *arena
         }
         s->base[r] = p;
     }
+    s->super.process_copy = probe_process_copy(all, node_of, n, me);
     free(all);
     *tp_p = &s->super;
     return VSYM_OK;
