@@ -1443,7 +1443,7 @@ static size_t bc_zerocopy_min(const vsym_coll_t *c)
  * bc_ll_default_max, or VSYM_COLL_LL_MAX where that is set. */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes)
 {
-    return c->all_direct && c->n > 1 && bytes <= c->bc_ll_max && ll_supported();
+    return c->all_direct && bytes <= c->bc_ll_max && ll_supported(); /* 0 at 1-2 ranks */
 }
 
 /* Whether an all-to-all of ordinary buffers, bytes of src, reads its blocks straight from the
