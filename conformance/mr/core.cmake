@@ -6,6 +6,8 @@ vsym_add_mr_test(core_signal SOURCES mr/core_signal.c NP 2 4)
 vsym_add_mr_test(core_teams SOURCES mr/core_teams.c NP 1 2 3 4)
 vsym_add_mr_test(core_heap SOURCES mr/core_heap.c NP 1 2 4)
 vsym_add_mr_test(core_errors SOURCES mr/core_errors.c NP 1 2 4)
+# Where the OS forbids process-to-process copies (a seccomp filter installed by the test).
+vsym_add_mr_test(core_no_pcopy SOURCES mr/core_no_pcopy.c NP 2 3)
 add_test(NAME core_killed_rank
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/killed_rank.sh ${VSYM_RUN} $<TARGET_FILE:core_errors>)
 set_tests_properties(core_killed_rank PROPERTIES LABELS "shm" TIMEOUT 120)

@@ -463,6 +463,20 @@ static int team_node_shm(const vsym_copy_t *svc)
     return 1;
 }
 
+/* Whether this rank reaches the ordinary memory of every peer it has over shared memory (what
+ * writing into a receive buffer in place needs there: process-to-process copies). Where the OS
+ * forbids them, the rank asks for every region to be staged (zero_copy, which every rank ANDs). */
+static int shm_peers_copyable(const vsym_copy_t *svc)
+{
+    for (int r = 0; r < svc->size; r++) {
+        const char *tp = vsym_team_transport_of(svc->team, r);
+        if (r != svc->rank && tp != NULL && strcmp(tp, "shm") == 0 &&
+            !vsym_team_process_copy(svc->team, r))
+            return 0;
+    }
+    return 1;
+}
+
 /* Allgather every rank's regions and registrations: lengths first, then blobs padded to the
  * longest. Fills svc->regs, reg_base, region_base and the extents (*extents_p, per region of
  * every rank); *any_verbs_p says whether some rank reaches a peer over verbs, *zero_copy_p
@@ -498,7 +512,7 @@ static vsym_status_t exchange(vsym_copy_t *svc, uint64_t chunk, uint64_t **exten
     h->nregions = svc->nregions;
     h->uses_verbs = (uint64_t)team_uses_verbs(svc);
     h->node_shm = (uint64_t)team_node_shm(svc);
-    h->zero_copy = vsym_config_int(VSYM_CFG_COPY_ZERO_COPY) != 0;
+    h->zero_copy = vsym_config_int(VSYM_CFG_COPY_ZERO_COPY) != 0 && shm_peers_copyable(svc);
     h->staging_size = svc->staging_size;
     h->chunk = chunk;
     uint64_t *ext = (uint64_t *)(void *)(mine + sizeof(*h));
