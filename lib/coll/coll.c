@@ -159,7 +159,8 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         c->peer[r] = r == c->me ? c->base : vsym_obj_peer_ptr(c->scratch, r);
         if (c->peer[r] == NULL) c->all_direct = 0;
     }
-    c->pcopy_min = c->all_direct && c->n > 1 ? vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN) : 0;
+    /* 0 (never) unless every rank is reached by process-to-process copies (none over verbs). */
+    c->pcopy_min = vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN);
     for (int r = 0; r < c->n; r++)
         if (!vsym_team_process_copy(team, r)) c->pcopy_min = 0;
     c->ll_tmp = malloc((size_t)c->n * VSYM_COLL_LL_MAX);
