@@ -949,6 +949,33 @@ static void t_paths(vsym_team_t *team)
             expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, s, s + big + 64, pcount, VSYM_COLL_AUTO,
                              "symmetric-in-place", "all-to-all of symmetric buffers");
         }
+        /* VSYM_COLL_STREAM_MIN: auto streams the broadcast's publishes from 32 KiB and the
+         * all-gather's from 512 KiB per rank on AMD CPUs, never elsewhere; a size sets both; 0
+         * never (SIZE_MAX). */
+        if (getenv("VSYM_COLL_STREAM_MIN") == NULL) {
+            int amd = 0;
+#if defined(__x86_64__)
+            amd = __builtin_cpu_is("amd");
+#endif
+            size_t bc = amd ? 32768 : SIZE_MAX, ag = amd ? 524288 : SIZE_MAX;
+            VSYM_CHECK(c->bc_stream_min == bc && c->ag_stream_min == ag,
+                       "streaming limits %zu and %zu, expected %zu and %zu", c->bc_stream_min,
+                       c->ag_stream_min, bc, ag);
+            const char *set[] = {"0", "1", "96K"};
+            const size_t want[] = {SIZE_MAX, 1, 98304};
+            for (int k = 0; k < 3; k++) {
+                vsym_coll_t *c2;
+                setenv("VSYM_COLL_STREAM_MIN", set[k], 1);
+                VSYM_CHECK_OK(vsym_settings_check());
+                VSYM_CHECK_OK(vsym_coll_create(team, &c2));
+                VSYM_CHECK(c2->bc_stream_min == want[k] && c2->ag_stream_min == want[k],
+                           "VSYM_COLL_STREAM_MIN=%s: limits %zu and %zu, expected %zu", set[k],
+                           c2->bc_stream_min, c2->ag_stream_min, want[k]);
+                VSYM_CHECK_OK(vsym_coll_destroy(c2));
+            }
+            unsetenv("VSYM_COLL_STREAM_MIN");
+            VSYM_CHECK_OK(vsym_settings_check());
+        }
         /* The broadcast's own limit of the low-latency protocol: beyond 2 ranks 1 KiB, 2 KiB with
          * more ranks than cores (VSYM_COLL_LL_MAX where set); up to it and not beyond. */
         size_t bc_ll = 0;
@@ -1095,11 +1122,14 @@ int main(int argc, char **argv)
     int reps = slow ? 3 : 1;
     for (int rep = 0; rep < reps; rep++) {
         /* The world's all-to-alls of at least 1 KiB read the peers' src with process-to-process
-         * copies (where the probe found them; the sub-teams below go through the scratch). */
+         * copies (where the probe found them; the sub-teams below go through the scratch), and
+         * its broadcasts and all-gathers publish with non-temporal stores from 1 byte. */
         setenv("VSYM_COLL_PCOPY_MIN", "1K", 1);
+        setenv("VSYM_COLL_STREAM_MIN", "1", 1);
         VSYM_CHECK_OK(vsym_settings_check());
         suite(world, "world", 0);
         unsetenv("VSYM_COLL_PCOPY_MIN");
+        unsetenv("VSYM_COLL_STREAM_MIN");
         VSYM_CHECK_OK(vsym_settings_check());
         suite(world, "world", 1);
         if (n >= 3) {

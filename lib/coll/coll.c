@@ -14,7 +14,8 @@
  * See coll_internal.h for why two regions need only one synchronisation per phase.
  * What a rank publishes is copied with vsym_util_copy (VSYM_NT_THRESHOLD): non-temporal stores
  * leave the lines clean in memory rather than modified in this core's cache, which the readers
- * on other cores would otherwise have to snoop. */
+ * on other cores would otherwise have to snoop; the broadcast and the all-gather stream from
+ * smaller sizes where that was measured faster (VSYM_COLL_STREAM_MIN, stream_publish). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -90,6 +91,30 @@ static size_t bc_ll_default_max(void)
     return vsym_util_core_per_rank() ? 1024 : 2048;
 }
 
+/* VSYM_COLL_STREAM_MIN's auto: limit on AMD CPUs, never elsewhere. Broadcast and all-gather of
+ * ordinary buffers, time cached / time streamed, medians of the launches of stop 30:
+ *  - 2-core AMD EPYC guest (family 25 model 17; results/coll/dev-2core-zen4-2026-11-27-stop30):
+ *    the broadcast 1.5-1.8 at 32-128 KiB and 1.4-1.8 at 2-8 MiB at 2 ranks (0.8 at 512 KiB),
+ *    2.5-4.9 from 32 KiB at 4 ranks on 2 cores, and no more launches in which the cached copy
+ *    ran 5-10x slower; the all-gather 1.0-1.5 from 32 KiB at 2 ranks, 0.8-1.1 at 4, and
+ *    0.76-0.81 at 64-256 KiB at 4 in a trial, hence its larger limit; below 16 KiB the cached
+ *    copy was faster (0.4-0.65 at 2 ranks). The all-reduce and the all-to-all (readers take a
+ *    part of each publish) were 0.3-1.2 in the trial, mostly below 1: they keep the cached copy.
+ *  - 16-core Intel Xeon guest (results/coll/device-16core-2026-11-27-stop30): from 128 KiB the
+ *    broadcast 0.34-0.80 at 2 and 8 ranks and 0.53-1.27 at 16, the all-gather 0.47-0.91 at 2 and
+ *    8, 0.78-1.05 at 16: streaming slower.
+ * Why AMD differs is not settled: its L3 is shared per core complex, so a reader on another one
+ * (a guest's vCPUs may lie on two) gets a modified line across the fabric, which may cost more
+ * than reading memory. The setting decides on machines where the rule guesses wrong. */
+static size_t stream_min_auto(size_t amd_min)
+{
+#if defined(__x86_64__)
+    if (__builtin_cpu_is("amd")) return amd_min;
+#endif
+    (void)amd_min;
+    return SIZE_MAX;
+}
+
 VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
 {
     if (team == NULL || coll_p == NULL)
@@ -163,6 +188,15 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     c->pcopy_min = vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN);
     for (int r = 0; r < c->n; r++)
         if (!vsym_team_process_copy(team, r)) c->pcopy_min = 0;
+    {
+        size_t s = vsym_config_size(VSYM_CFG_COLL_STREAM_MIN);
+        c->bc_stream_min = s == SIZE_MAX ? stream_min_auto(COLL_BC_STREAM_MIN)
+                           : s == 0      ? SIZE_MAX
+                                         : s;
+        c->ag_stream_min = s == SIZE_MAX ? stream_min_auto(COLL_AG_STREAM_MIN)
+                           : s == 0      ? SIZE_MAX
+                                         : s;
+    }
     c->ll_tmp = malloc((size_t)c->n * VSYM_COLL_LL_MAX);
     if (c->ll_tmp == NULL) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory");
@@ -884,6 +918,21 @@ static size_t min_sz(size_t a, size_t b)
 static void copy_bytes(void *dst, const void *src, size_t len)
 {
     if (dst != src && len > 0) memmove(dst, src, len);
+}
+
+/* A rank's copy of what it publishes into its scratch for readers that copy all of it out
+ * (broadcast, all-gather): streamed (non-temporal stores, fenced before the barrier tells the
+ * readers) when stream is set, which leaves the lines in memory rather than modified in this
+ * core's cache, so readers read memory instead of snooping it. Faster on the AMD host measured,
+ * slower on the Intel one (stream_min_auto). */
+static void stream_publish(void *dst, const void *src, size_t len, int stream)
+{
+    if (!stream) {
+        vsym_util_copy(dst, src, len);
+        return;
+    }
+    vsym_util_copy_stream(dst, src, len);
+    vsym_util_copy_fence();
 }
 
 /* One-shot through push exchanges (peers over verbs), in chunks of c->xch_max bytes per peer.
@@ -1648,9 +1697,10 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
 static vsym_status_t ag_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es)
 {
     size_t maxe = c->chunk / es;
+    const int stream = count * es >= c->ag_stream_min;
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
-        vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
+        stream_publish(vsym_coll_bar_buf(c), src + off * es, m * es, stream);
         VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < c->n; r++) {
             const char *p;
@@ -1903,9 +1953,10 @@ static vsym_status_t bc_oneshot(vsym_coll_t *c, const char *src, char *dst, size
                                 int root)
 {
     size_t maxe = c->chunk / es;
+    const int stream = count * es >= c->bc_stream_min;
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
-        if (c->me == root) vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, len);
+        if (c->me == root) stream_publish(vsym_coll_bar_buf(c), src + off * es, len, stream);
         VSYM_TRY(vsym_coll_bar_sync(c));
         if (c->me == root) {
             copy_bytes(dst + off * es, src + off * es, len);

@@ -89,6 +89,9 @@ struct vsym_coll {
     size_t zc_min;    /* smallest all-reduce read in place from symmetric buffers */
     size_t pcopy_min; /* smallest all-to-all of ordinary buffers read with process-to-process
                        * copies (0: never) */
+    size_t bc_stream_min; /* smallest broadcast whose publishes into the scratch stream
+                           * (non-temporal stores; SIZE_MAX: never) */
+    size_t ag_stream_min; /* the same for the all-gather, bytes per rank */
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
     uint64_t buf_made;     /* buffers made (and views shared) so far: the next one's serial */
@@ -138,6 +141,8 @@ void vsym_coll_bar_next(vsym_coll_t *c);
 #define COLL_LL_SLOTS 8
 #define VSYM_COLL_LL_MAX 16384 /* input bytes per rank */
 #define COLL_PUSH_BLOCK 65536  /* bytes reduced per block by the pushing all-reduce */
+#define COLL_BC_STREAM_MIN 32768  /* VSYM_COLL_STREAM_MIN auto: the broadcast's */
+#define COLL_AG_STREAM_MIN 524288 /* and the all-gather's (bytes per rank) */
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes);

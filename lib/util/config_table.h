@@ -58,10 +58,15 @@
       "symmetric buffers of the handle and every peer is on shared memory; also the smallest "     \
       "all-gather (bytes per rank), all-to-all and reduce-scatter (bytes of the src) read from a " \
       "symmetric src in place.")                                                                   \
-    X(COLL_PCOPY_MIN, SIZE, "1M", "",                                                             \
+    X(COLL_PCOPY_MIN, SIZE, "1M", "",                                                              \
       "Smallest all-to-all (bytes of the src) from ordinary buffers on one node in which every "   \
       "rank reads its blocks straight from its peers' src with process-to-process copies (one "    \
       "copy of each byte; below: two, through the scratch; 0: never).")                            \
+    X(COLL_STREAM_MIN, SIZE, "auto", "",                                                           \
+      "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
+      "publishing copies use non-temporal stores, so that readers on other cores find the data "   \
+      "in memory instead of snooping it out of the writer's cache (auto: on AMD CPUs broadcast "   \
+      "32K and all-gather 512K, elsewhere never; 0: never).")                                      \
     X(FUSED_MODE, STRING, "auto", "",                                                              \
       "Fused collective mode (auto: autotune table, else oneshot, twoshot, fewest_bytes, "         \
       "baseline).")                                                                                \
