@@ -8,6 +8,13 @@ vsym_add_mr_test(core_heap SOURCES mr/core_heap.c NP 1 2 4)
 vsym_add_mr_test(core_errors SOURCES mr/core_errors.c NP 1 2 4)
 # Where the OS forbids process-to-process copies (a seccomp filter installed by the test).
 vsym_add_mr_test(core_no_pcopy SOURCES mr/core_no_pcopy.c NP 2 3)
+# The same checks without the filter: VSYM_PROCESS_COPY=off (the program sets it).
+foreach(np 2 3)
+  add_test(NAME core_no_pcopy_setting_np${np}
+           COMMAND ${VSYM_RUN} -n ${np} --timeout 180 -- $<TARGET_FILE:core_no_pcopy> --setting)
+  set_tests_properties(core_no_pcopy_setting_np${np} PROPERTIES LABELS "shm" TIMEOUT 180
+                       SKIP_RETURN_CODE 77 ENVIRONMENT "${VSYM_TEST_ENV}")
+endforeach()
 add_test(NAME core_killed_rank
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/killed_rank.sh ${VSYM_RUN} $<TARGET_FILE:core_errors>)
 set_tests_properties(core_killed_rank PROPERTIES LABELS "shm" TIMEOUT 120)

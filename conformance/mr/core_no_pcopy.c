@@ -1,6 +1,8 @@
 /* Where the OS forbids process-to-process copies (Yama's ptrace_scope 2 or 3, a seccomp filter
  * of a container): every rank installs a seccomp filter that fails process_vm_readv and
- * process_vm_writev with EPERM before vsym_init, then checks what the library does there.
+ * process_vm_writev with EPERM before vsym_init, then checks what the library does there. With
+ * --setting, no filter: VSYM_PROCESS_COPY=off asks the library to make no such copies, and the
+ * same checks hold.
  * vsym_team_process_copy says 0 for every peer on the node; a rendezvous' get from such a peer
  * fails naming it, and does not hang; the all-to-all of 1 MiB of ordinary buffers keeps to the
  * scratch (path "oneshot", not "process-copy") with the right contents; the copy service stages
@@ -46,9 +48,12 @@ static float value(int sender, size_t index)
     return (float)(sender * 100003 + (int)(index % 100000));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    if (block_process_copies() != 0)
+    const int setting = argc > 1 && strcmp(argv[1], "--setting") == 0;
+    if (setting)
+        setenv("VSYM_PROCESS_COPY", "off", 1);
+    else if (block_process_copies() != 0)
         vsym_test_skip("cannot install a seccomp filter here (x86-64 Linux with seccomp needed)");
     vsym_ctx_t *ctx;
     VSYM_CHECK_OK(vsym_init(&ctx));
@@ -60,7 +65,8 @@ int main(void)
         if (r == me || tp == NULL || strcmp(tp, "shm") != 0) continue;
         shm_peers++;
         VSYM_CHECK(vsym_team_process_copy(world, r) == 0,
-                   "process_copy of rank %d is 1 with process_vm_readv failing", r);
+                   "process_copy of rank %d is 1 where such copies are %s", r,
+                   setting ? "off" : "blocked");
     }
     if (shm_peers == 0) {
         VSYM_CHECK_OK(vsym_finalize(ctx));
@@ -77,6 +83,9 @@ int main(void)
     char who[32];
     snprintf(who, sizeof(who), "world rank %d", vsym_team_world_rank(world, to));
     VSYM_CHECK_STATUS(vsym_get(ur, to, 0, got, len), VSYM_ERR_REMOTE_ACCESS, who);
+    if (setting)
+        VSYM_CHECK(strstr(vsym_error_detail(), "VSYM_PROCESS_COPY=off") != NULL,
+                   "the get's error does not name the setting: %s", vsym_error_detail());
     VSYM_CHECK_OK(vsym_obj_free(ur));
 
     /* The all-to-all of 1 MiB of ordinary buffers: through the scratch, right. */

@@ -21,6 +21,13 @@
     X(SPIN_PAUSE, ENUM, "auto", "auto|on|off",                                                     \
       "x86 pause in spin loops (auto: on, except on a CPU emulated by qemu TCG, where each pause " \
       "enters qemu's main loop and slows the other vCPUs).")                                       \
+    X(PROCESS_COPY, ENUM, "auto", "auto|keep|off",                                                 \
+      "Process-to-process copies between the ranks of a node (process_vm_readv/writev: puts and "  \
+      "gets to rendezvous memory, the all-to-all's process-copy path, the copy service's writes "  \
+      "in place). auto: each rank lets any process of its user read it (PR_SET_PTRACER_ANY, for "  \
+      "Yama's ptrace_scope 1) and they are used where they work; keep: Yama's rule is left as it " \
+      "is and they are used where it allows them; off: none (such puts and gets fail, the "        \
+      "collectives keep to their scratch, the copy service stages).")                              \
     X(NT_THRESHOLD, SIZE, "auto", "",                                                              \
       "Shared-memory copies of at least this size use non-temporal stores, and so do the copy "    \
       "service's rows and local copies once a run moves that many bytes (auto: half the "          \

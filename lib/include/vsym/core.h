@@ -98,10 +98,10 @@ VSYM_API size_t vsym_team_put_staged_max(const vsym_team_t *team, int r);
 /* Whether team rank r's ordinary memory (a buffer made symmetric by vsym_rendezvous, outside
  * the symmetric heap) is reached without a memory registration: 1 over shared memory where the
  * OS lets the ranks of a node copy from each other's memory (checked at vsym_init; Yama's
- * ptrace_scope 2 and 3 or a seccomp filter forbid it, and vsym_get and vsym_put to such memory
- * of a peer then fail with VSYM_ERR_REMOTE_ACCESS). 0 over verbs (a registration per
- * rendezvous), for a NULL team or a rank outside it. The collectives and the copy service ask it
- * before taking a path that needs such copies. */
+ * ptrace_scope 2 and 3 or a seccomp filter forbid it, and so does VSYM_PROCESS_COPY=off; vsym_get
+ * and vsym_put to such memory of a peer then fail with VSYM_ERR_REMOTE_ACCESS). 0 over verbs (a
+ * registration per rendezvous), for a NULL team or a rank outside it. The collectives and the copy
+ * service ask it before taking a path that needs such copies. */
 VSYM_API int vsym_team_process_copy(const vsym_team_t *team, int r);
 
 /* Split a team: the ranks start, start+stride, ... (size ranks) of parent form a new team, in

@@ -20,6 +20,7 @@ typedef struct {
     size_t arena_size;
     char **base; /* per world rank: mapped arena, or NULL when not on this node */
     int *pid;
+    int pcopy_off; /* VSYM_PROCESS_COPY=off: no process-to-process copies at all */
 } shm_tp_t;
 
 typedef struct {
@@ -38,7 +39,8 @@ static const uint64_t probe_word = 0x76737966726f6265ull;
  * words), after each has allowed it. Yama's ptrace_scope 1 (Ubuntu's default) lets a process be
  * read only by its ancestors unless it names a reader: the ranks of a job are siblings, so each
  * names any process of its user (PR_SET_PTRACER_ANY; the same users could read its arena
- * through /proc already). No Yama: the call fails and nothing changes. */
+ * through /proc already), unless VSYM_PROCESS_COPY=keep. No Yama: the call fails and nothing
+ * changes. */
 static int probe_process_copy(const shm_info_t *all, const int *node_of, int n, int me)
 {
     for (int r = 0; r < n; r++) {
@@ -71,6 +73,11 @@ static void *shm_peer_ptr(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *ra)
 static vsym_status_t cma(shm_tp_t *s, int peer, void *local, uint64_t remote, size_t len,
                          int write, const char *op)
 {
+    if (s->pcopy_off && len > 0)
+        return VSYM_FAIL(VSYM_ERR_REMOTE_ACCESS,
+                         "%s of %zu bytes to world rank %d (pid %d) at 0x%llx: process-to-process "
+                         "copies are off (VSYM_PROCESS_COPY=off)",
+                         op, len, peer, s->pid[peer], (unsigned long long)remote);
     while (len > 0) {
         struct iovec l = {local, len};
         struct iovec r = {(void *)(uintptr_t)remote, len};
@@ -239,7 +246,11 @@ vsym_status_t vsym_tp_shm_create(vsym_boot_t *boot, const vsym_tp_arena_t *arena
     s->nranks = n;
     s->me = me;
     s->arena_size = arena->size;
-    for (int r = 0; r < n; r++)
+    /* VSYM_PROCESS_COPY: auto names any reader (below), keep leaves Yama's rule alone, off
+     * makes no such copies (no probe either). */
+    const char *pc = vsym_config_str(VSYM_CFG_PROCESS_COPY);
+    s->pcopy_off = strcmp(pc, "off") == 0;
+    for (int r = 0; strcmp(pc, "auto") == 0 && r < n; r++)
         if (r != me && node_of[r] == node_of[me]) {
             (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
             break;
@@ -278,7 +289,7 @@ vsym_status_t vsym_tp_shm_create(vsym_boot_t *boot, const vsym_tp_arena_t *arena
         }
         s->base[r] = p;
     }
-    s->super.process_copy = probe_process_copy(all, node_of, n, me);
+    s->super.process_copy = !s->pcopy_off && probe_process_copy(all, node_of, n, me);
     free(all);
     *tp_p = &s->super;
     return VSYM_OK;
