@@ -1696,15 +1696,18 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
 
 static vsym_status_t ag_oneshot(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es)
 {
-    size_t maxe = c->chunk / es;
-    const int stream = count * es >= c->ag_stream_min;
+    size_t maxe = c->chunk / es, len = count * es;
+    const int stream = len >= c->ag_stream_min;
+    /* This rank's block straight from src (in cache; a streamed publish left the scratch's copy
+     * in memory; in place nothing to copy), unless src overlaps dst other than in place. */
+    const int own = dst + (size_t)c->me * len == src || apart(src, len, dst, (size_t)c->n * len);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         stream_publish(vsym_coll_bar_buf(c), src + off * es, m * es, stream);
         VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < c->n; r++) {
-            const char *p;
-            VSYM_TRY(vsym_coll_bar_peer(c, r, 0, m * es, &p));
+            const char *p = src + off * es;
+            if (!own || r != c->me) VSYM_TRY(vsym_coll_bar_peer(c, r, 0, m * es, &p));
             copy_bytes(dst + ((size_t)r * count + off) * es, p, m * es);
         }
         vsym_coll_bar_next(c);
