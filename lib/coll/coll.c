@@ -1821,21 +1821,27 @@ static vsym_status_t blocks_oneshot(vsym_coll_t *c, const char *src, char *dst, 
                                     size_t es, vsym_dtype_t dtype, vsym_red_op_t op)
 {
     int n = c->n;
-    size_t maxe = c->chunk / es / (size_t)n;
+    size_t maxe = c->chunk / es / (size_t)n, all = (size_t)n * count * es;
     const void *srcs[n];
+    /* The all-to-all's own block (read by no peer) goes straight from src to dst, nothing in
+     * place, unless src overlaps dst in another way. */
+    const int own = dtype == VSYM_DTYPE_COUNT && (src == dst || apart(src, all, dst, all));
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf = vsym_coll_bar_buf(c);
         for (int j = 0; j < n; j++)
-            vsym_util_copy(buf + (size_t)j * len, src + ((size_t)j * count + off) * es, len);
+            if (!own || j != c->me)
+                vsym_util_copy(buf + (size_t)j * len, src + ((size_t)j * count + off) * es, len);
         VSYM_TRY(vsym_coll_bar_sync(c));
-        for (int r = 0; r < n; r++)
-            VSYM_TRY(bar_peer_v(c, r, (size_t)c->me * len, len, &srcs[r]));
+        for (int r = 0; r < n; r++) {
+            srcs[r] = src + ((size_t)r * count + off) * es; /* own: block me */
+            if (!own || r != c->me) VSYM_TRY(bar_peer_v(c, r, (size_t)c->me * len, len, &srcs[r]));
+        }
         if (dtype != VSYM_DTYPE_COUNT)
             vsym_coll_reduce(dtype, op, dst + off * es, srcs, n, m);
         else
             for (int r = 0; r < n; r++)
-                memcpy(dst + ((size_t)r * count + off) * es, srcs[r], len);
+                copy_bytes(dst + ((size_t)r * count + off) * es, srcs[r], len);
         vsym_coll_bar_next(c);
     }
     return VSYM_OK;
