@@ -1823,9 +1823,11 @@ static vsym_status_t blocks_oneshot(vsym_coll_t *c, const char *src, char *dst, 
     int n = c->n;
     size_t maxe = c->chunk / es / (size_t)n, all = (size_t)n * count * es;
     const void *srcs[n];
-    /* The all-to-all's own block (read by no peer) goes straight from src to dst, nothing in
-     * place, unless src overlaps dst in another way. */
-    const int own = dtype == VSYM_DTYPE_COUNT && (src == dst || apart(src, all, dst, all));
+    /* A rank's own block, which no peer reads, is not published: the all-to-all copies it
+     * straight from src to dst (nothing in place) unless src overlaps dst in another way; the
+     * reduce-scatter reads it from src (same bits, same order) where dst lies apart from src. */
+    const int own = dtype == VSYM_DTYPE_COUNT ? src == dst || apart(src, all, dst, all)
+                                              : apart(src, all, dst, count * es);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf = vsym_coll_bar_buf(c);
