@@ -96,10 +96,11 @@ static size_t bc_ll_default_max(void)
  *  - 2-core AMD EPYC guest (family 25 model 17; results/coll/dev-2core-zen4-2026-11-27-stop30):
  *    the broadcast 1.5-1.8 at 32-128 KiB and 1.4-1.8 at 2-8 MiB at 2 ranks (0.8 at 512 KiB),
  *    2.5-4.9 from 32 KiB at 4 ranks on 2 cores, and no more launches in which the cached copy
- *    ran 5-10x slower; the all-gather 1.0-1.5 from 32 KiB at 2 ranks, 0.8-1.1 at 4, and
- *    0.76-0.81 at 64-256 KiB at 4 in a trial, hence its larger limit; below 16 KiB the cached
- *    copy was faster (0.4-0.65 at 2 ranks). The all-reduce and the all-to-all (readers take a
- *    part of each publish) were 0.3-1.2 in the trial, mostly below 1: they keep the cached copy.
+ *    ran 5-10x slower; the all-gather 0.8-1.5 from 32 KiB at 2 ranks (above 1 in 10 of 12
+ *    rows), 0.8-1.1 at 4, and 0.76-0.81 at 64-256 KiB at 4 in a trial, hence its larger
+ *    limit; below 16 KiB the cached copy was faster (0.4-0.65 at 2 ranks). The all-reduce and
+ *    the all-to-all (readers take a part of each publish) were 0.3-1.2 in the trial, mostly
+ *    below 1: they keep the cached copy.
  *  - 16-core Intel Xeon guest (results/coll/device-16core-2026-11-27-stop30): from 128 KiB the
  *    broadcast 0.34-0.80 at 2 and 8 ranks and 0.53-1.27 at 16, the all-gather 0.47-0.91 at 2 and
  *    8, 0.78-1.05 at 16: streaming slower.
