@@ -21,7 +21,6 @@
 #include <unistd.h>
 #include "coll/coll_internal.h"
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -91,8 +90,9 @@ static size_t bc_ll_default_max(void)
     return vsym_util_core_per_rank() ? 1024 : 2048;
 }
 
-/* VSYM_COLL_STREAM_MIN's auto: limit on AMD CPUs, never elsewhere. Broadcast and all-gather of
- * ordinary buffers, time cached / time streamed, medians of the launches of stop 30:
+/* The limit VSYM_COLL_STREAM_MIN gives (setting: SIZE_MAX for auto, 0 never): auto is amd_min on
+ * AMD CPUs, never elsewhere. Broadcast and all-gather of ordinary buffers, time cached / time
+ * streamed, medians of the launches of stop 30:
  *  - 2-core AMD EPYC guest (family 25 model 17; results/coll/dev-2core-zen4-2026-11-27-stop30):
  *    the broadcast 1.5-1.8 at 32-128 KiB and 1.4-1.8 at 2-8 MiB at 2 ranks (0.8 at 512 KiB),
  *    2.5-4.9 from 32 KiB at 4 ranks on 2 cores, and no more launches in which the cached copy
@@ -107,8 +107,10 @@ static size_t bc_ll_default_max(void)
  * Why AMD differs is not settled: its L3 is shared per core complex, so a reader on another one
  * (a guest's vCPUs may lie on two) gets a modified line across the fabric, which may cost more
  * than reading memory. The setting decides on machines where the rule guesses wrong. */
-static size_t stream_min_auto(size_t amd_min)
+static size_t stream_min(size_t setting, size_t amd_min)
 {
+    if (setting == 0) return SIZE_MAX; /* never */
+    if (setting != SIZE_MAX) return setting;
 #if defined(__x86_64__)
     if (__builtin_cpu_is("amd")) return amd_min;
 #endif
@@ -189,15 +191,8 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     c->pcopy_min = vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN);
     for (int r = 0; r < c->n; r++)
         if (!vsym_team_process_copy(team, r)) c->pcopy_min = 0;
-    {
-        size_t s = vsym_config_size(VSYM_CFG_COLL_STREAM_MIN);
-        c->bc_stream_min = s == SIZE_MAX ? stream_min_auto(COLL_BC_STREAM_MIN)
-                           : s == 0      ? SIZE_MAX
-                                         : s;
-        c->ag_stream_min = s == SIZE_MAX ? stream_min_auto(COLL_AG_STREAM_MIN)
-                           : s == 0      ? SIZE_MAX
-                                         : s;
-    }
+    c->bc_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_BC_STREAM_MIN);
+    c->ag_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_AG_STREAM_MIN);
     c->ll_tmp = malloc((size_t)c->n * VSYM_COLL_LL_MAX);
     if (c->ll_tmp == NULL) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory");
@@ -448,32 +443,16 @@ void vsym_coll_bar_next(vsym_coll_t *c)
 
 /* ---- Low-latency protocol ----------------------------------------------------------------- */
 
-#if defined(__x86_64__)
-/* qemu's software CPU (TCG) reports hypervisor "TCGTCGTCGTCG" and may split a 16-byte vector
- * access in two, even when it advertises AVX: a reader could then see a unit's new sequence
- * number with its old data (seen in the Soft-RoCE VM: stale elements in back-to-back small
- * collectives, issue 5). */
-static int emulated_cpu(void)
-{
-    unsigned a, b, c, d;
-    char vendor[13] = {0};
-    __cpuid(1, a, b, c, d);
-    if (!(c & (1u << 31))) return 0; /* no hypervisor */
-    __cpuid(0x40000000, a, b, c, d);
-    memcpy(vendor, &b, 4);
-    memcpy(vendor + 4, &c, 4);
-    memcpy(vendor + 8, &d, 4);
-    return strcmp(vendor, "TCGTCGTCGTCG") == 0;
-}
-#endif
-
 /* The LL units are 16-byte stores and loads: single-copy atomic on CPUs with AVX (Intel and AMD
- * guarantee it for aligned accesses), not under emulation. */
+ * guarantee it for aligned accesses), not under emulation (qemu's TCG may split a 16-byte vector
+ * access in two, even when it advertises AVX: a reader could then see a unit's new sequence
+ * number with its old data; seen in the Soft-RoCE VM as stale elements in back-to-back small
+ * collectives, issue 5). */
 static int ll_supported(void)
 {
 #if defined(__x86_64__)
     static int cached = -1;
-    if (cached < 0) cached = __builtin_cpu_supports("avx") && !emulated_cpu() ? 1 : 0;
+    if (cached < 0) cached = __builtin_cpu_supports("avx") && !vsym_util_emulated_cpu() ? 1 : 0;
     return cached;
 #else
     return 0;
@@ -925,7 +904,7 @@ static void copy_bytes(void *dst, const void *src, size_t len)
  * (broadcast, all-gather): streamed (non-temporal stores, fenced before the barrier tells the
  * readers) when stream is set, which leaves the lines in memory rather than modified in this
  * core's cache, so readers read memory instead of snooping it. Faster on the AMD host measured,
- * slower on the Intel one (stream_min_auto). */
+ * slower on the Intel one (stream_min). */
 static void stream_publish(void *dst, const void *src, size_t len, int stream)
 {
     if (!stream) {

@@ -15,7 +15,7 @@ int vsym_util_spin_pause = 1;
  * models that hide the leaf) /proc/cpuinfo's model name has "TCG". There a pause leaves the
  * translated code for qemu's main loop and its lock, which the other vCPUs need to take
  * interrupts (the Soft-RoCE VM's kernel work waits behind it). */
-static int emulated_cpu(void)
+int vsym_util_emulated_cpu(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     unsigned a, b, c, d;
@@ -40,8 +40,9 @@ void vsym_util_wait_policy_init(int ranks)
     const char *pause = vsym_config_str(VSYM_CFG_SPIN_PAUSE);
 
     ranks_per_node = ranks > 0 ? ranks : 1;
-    vsym_util_spin_pause = strcmp(pause, "on") == 0 ? 1 : strcmp(pause, "off") == 0 ? 0
-                                                                                     : !emulated_cpu();
+    vsym_util_spin_pause = strcmp(pause, "on") == 0    ? 1
+                           : strcmp(pause, "off") == 0 ? 0
+                                                       : !vsym_util_emulated_cpu();
 }
 
 uint64_t vsym_util_timeout_ns(double timeout_s)

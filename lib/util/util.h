@@ -142,6 +142,9 @@ double vsym_backoff_elapsed(const vsym_backoff_t *b);
 /* The CPU's model name from /proc/cpuinfo ("unknown" when it has none). */
 void vsym_util_cpu_model(char *buf, size_t len);
 
+/* 1 on a CPU emulated by qemu's TCG (hypervisor CPUID leaf "TCGTCGTCGTCG", or "TCG" in the model
+ * name): pauses enter qemu's main loop, and 16-byte vector accesses may be split in two. */
+int vsym_util_emulated_cpu(void);
 /* Settle the wait policy at init: how many ranks share this node's cores, and VSYM_SPIN_PAUSE. */
 void vsym_util_wait_policy_init(int ranks);
 /* 1 when this machine has a core for every rank on it (then the rank waited for is running). */
