@@ -447,12 +447,83 @@ static void test_reduce_push(void)
                inplace_cases);
 }
 
+/* The kernels run from the last element down where a destination lies just past a source modulo
+ * 4 KiB (vsym_coll_reduce_backward): the rule, and every element right in both directions
+ * against sums computed here, the bytes around each destination untouched. */
+static void test_reduce_alias(void)
+{
+    enum { N = 3001, R = 8 * 4096, G = 16 };
+    static _Alignas(4096) unsigned char mem[4][R + 4096];
+    char *b0 = (char *)mem[0], *b2 = (char *)mem[2];
+    const void *ld = b0;
+    void *ahead = b2 + 64, *behind = b2 - 64, *same = b2, *far = b2 + 2048;
+    VSYM_CHECK(vsym_coll_reduce_backward(&ahead, 1, &ld, 1) == 1, "64 bytes ahead: not backward");
+    VSYM_CHECK(vsym_coll_reduce_backward(&behind, 1, &ld, 1) == 0, "64 bytes behind: backward");
+    VSYM_CHECK(vsym_coll_reduce_backward(&same, 1, &ld, 1) == 0, "same offset: backward");
+    VSYM_CHECK(vsym_coll_reduce_backward(&far, 1, &ld, 1) == 0, "2 KiB apart: backward");
+    void *both[2] = {ahead, b2 + 4096 - 32}; /* 64 ahead of one, 32 behind it */
+    VSYM_CHECK(vsym_coll_reduce_backward(both, 2, &ld, 1) == 0, "nearer behind: backward");
+    /* A temporary placed by vsym_coll_unaliased: inside its buffer, half a page from src. */
+    for (size_t so = 0; so < 4096; so += 40) {
+        const char *src = b0 + so;
+        char *tmp = vsym_coll_unaliased(b2, src);
+        size_t d = ((uintptr_t)tmp - (uintptr_t)src) & 4095;
+        VSYM_CHECK(tmp >= b2 && tmp <= b2 + 4032 && (tmp - b2) % 64 == 0,
+                   "unaliased: offset %td for src offset %zu", tmp - b2, so);
+        VSYM_CHECK(d >= 1985 && d <= 2048, "unaliased: %zu bytes from src modulo 4 KiB", d);
+    }
+    const vsym_dtype_t dts[] = {VSYM_DTYPE_I32, VSYM_DTYPE_I64, VSYM_DTYPE_U64, VSYM_DTYPE_F32,
+                                VSYM_DTYPE_F64};
+    const size_t shifts[] = {0, 64, 192, 4096 - 64};
+    int checked = 0;
+    for (size_t t = 0; t < sizeof(dts) / sizeof(dts[0]); t++)
+        for (size_t h = 0; h < sizeof(shifts) / sizeof(shifts[0]); h++) {
+            vsym_dtype_t dt = dts[t];
+            size_t es = vsym_dtype_size(dt), sh = shifts[h] + G;
+            char *a = (char *)mem[0] + G, *b = (char *)mem[1] + G;
+            char *d0 = (char *)mem[2] + sh, *d1 = (char *)mem[3] + sh;
+            for (size_t i = 0; i < N; i++) {
+                vsym_coll_store_double(dt, a, i, (double)(i % 1000));
+                vsym_coll_store_double(dt, b, i, (double)(3 * (i % 777)));
+            }
+            const void *srcs[2] = {a, b};
+            void *dsts[2] = {d0, d1};
+            unsigned char want[8];
+            for (int pass = 0; pass < 2; pass++) {
+                memset(mem[2], 0x5A, sizeof(mem[2]));
+                memset(mem[3], 0x5A, sizeof(mem[3]));
+                if (pass == 0)
+                    vsym_coll_reduce(dt, VSYM_RED_SUM, d0, srcs, 2, N);
+                else
+                    vsym_coll_reduce_push(dt, VSYM_RED_SUM, dsts, 2, srcs, 2, N);
+                for (int k = 0; k <= pass; k++) {
+                    const char *d = k ? d1 : d0;
+                    size_t bad = N;
+                    for (size_t i = 0; i < N && bad == N; i++) {
+                        vsym_coll_store_double(dt, want, 0, (double)(i % 1000 + 3 * (i % 777)));
+                        if (memcmp(d + i * es, want, es) != 0) bad = i;
+                    }
+                    VSYM_CHECK(bad == N, "%s %s, destination %zu bytes past: element %zu wrong",
+                               pass ? "reduce_push" : "reduce", vsym_dtype_name(dt), shifts[h],
+                               bad);
+                    for (int g = 1; g <= G; g++)
+                        VSYM_CHECK(d[-g] == 0x5A && d[N * es + (size_t)g - 1] == 0x5A,
+                                   "%s %s: a byte %d outside the destination changed",
+                                   pass ? "reduce_push" : "reduce", vsym_dtype_name(dt), g);
+                    checked++;
+                }
+            }
+        }
+    VSYM_CHECK(checked == 5 * 4 * 3, "reduce alias cases %d", checked);
+}
+
 int main(void)
 {
     test_half();
     test_allreduce_rule();
     test_reduce();
     test_reduce_push();
+    test_reduce_alias();
     test_topology();
     test_tune_table();
     test_tune_pick();

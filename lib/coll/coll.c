@@ -1190,14 +1190,15 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
     /* Blocks keep the inputs of one block in cache across the n sources, and the result in
      * cache for the pushes; the block buffer is the handle's, made at first use. */
     size_t blk = COLL_PUSH_BLOCK / es;
-    if (c->push_tmp == NULL && (c->push_tmp = malloc(COLL_PUSH_BLOCK)) == NULL)
+    if (c->push_tmp == NULL && (c->push_tmp = malloc(COLL_PUSH_BLOCK + 4096)) == NULL)
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "allreduce: no memory for a %d-byte block",
-                         COLL_PUSH_BLOCK);
-    char *tmp = c->push_tmp;
+                         COLL_PUSH_BLOCK + 4096);
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     for (int r = 0; r < n; r++)
         srcs[r] = sb->peer[r] + soff + lo * es;
+    /* Half a page from the sources modulo 4 KiB: reduced into forwards, no 4K aliasing. */
+    char *tmp = vsym_coll_unaliased(c->push_tmp, srcs[0]);
     /* While the ranks' inputs together stay below the streaming threshold (half the last-level
      * cache), each reduced vector is stored straight into the ranks' dst
      * (vsym_coll_reduce_push), not through the block buffer; in place too (the owner of a

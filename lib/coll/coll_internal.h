@@ -32,6 +32,16 @@ void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const voi
 void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
                            const void *const *srcs, int nsrc, size_t count);
 
+/* Whether a kernel storing to st[0..nst) while loading from ld[0..nld) runs from its last element
+ * down: a store less than 512 bytes past a load modulo 4 KiB, none as near the other way (4K
+ * aliasing; dtype.c says more). */
+int vsym_coll_reduce_backward(void *const *st, int nst, const void *const *ld, int nld);
+
+/* Where a temporary of n bytes goes in buf (n + 4096 bytes) so that it lies half a page past src
+ * modulo 4 KiB: a kernel writing it while reading src, or sources at src's offset, then meets
+ * no 4K aliasing in either direction. */
+void *vsym_coll_unaliased(void *buf, const void *src);
+
 /* The all-reduce algorithm AUTO resolves to for a team of n ranks and bytes per rank (half:
  * f16 or bf16), on several nodes or one, with every rank load/store reachable or not. Pure. */
 vsym_coll_algo_t vsym_coll_allreduce_rule(int n, size_t bytes, int half, int multi_node,
@@ -109,7 +119,7 @@ struct vsym_coll {
     uint64_t push_seq;     /* broadcasts pushed as flagged words so far */
     uint64_t *push_known;  /* per rank: the pushed broadcasts it had finished when last read */
     char *ll_tmp;          /* n x VSYM_COLL_LL_MAX: peers' unpacked LL data */
-    char *push_tmp;        /* COLL_PUSH_BLOCK bytes: a block reduced before its pushes, or NULL */
+    char *push_tmp;        /* COLL_PUSH_BLOCK + 4096 bytes: a block reduced before its pushes */
     int hier_state;
     int local_size;
     vsym_team_t *node_team;

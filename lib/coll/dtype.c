@@ -244,26 +244,30 @@ static void half_store(vsym_dtype_t dtype, uint16_t *dst, const float *src, size
 #define RED_CLONES
 #endif
 
+/* The loop of a kernel over its n elements, from the first up or, with back, from the last down
+ * (see vsym_coll_reduce_backward). */
+#define RED_EACH(BODY)                                                                             \
+    if (back) {                                                                                    \
+        for (size_t i = n; i-- > 0;)                                                               \
+            BODY;                                                                                  \
+    } else {                                                                                       \
+        for (size_t i = 0; i < n; i++)                                                             \
+            BODY;                                                                                  \
+    }                                                                                              \
+    break
 #define RED_LOOPS(T, UT)                                                                           \
-    RED_CLONES static void red2_##T(vsym_red_op_t op, T *d, const T *a, const T *b, size_t n)      \
+    RED_CLONES static void red2_##T(vsym_red_op_t op, T *d, const T *a, const T *b, size_t n,      \
+                                    int back)                                                      \
     {                                                                                              \
         switch (op) {                                                                              \
         case VSYM_RED_SUM:                                                                         \
-            for (size_t i = 0; i < n; i++)                                                         \
-                d[i] = (T)((UT)a[i] + (UT)b[i]);                                                   \
-            break;                                                                                 \
+            RED_EACH(d[i] = (T)((UT)a[i] + (UT)b[i]));                                             \
         case VSYM_RED_PROD:                                                                        \
-            for (size_t i = 0; i < n; i++)                                                         \
-                d[i] = (T)((UT)a[i] * (UT)b[i]);                                                   \
-            break;                                                                                 \
+            RED_EACH(d[i] = (T)((UT)a[i] * (UT)b[i]));                                             \
         case VSYM_RED_MIN:                                                                         \
-            for (size_t i = 0; i < n; i++)                                                         \
-                d[i] = b[i] < a[i] ? b[i] : a[i];                                                  \
-            break;                                                                                 \
+            RED_EACH(d[i] = b[i] < a[i] ? b[i] : a[i]);                                            \
         default:                                                                                   \
-            for (size_t i = 0; i < n; i++)                                                         \
-                d[i] = b[i] > a[i] ? b[i] : a[i];                                                  \
-            break;                                                                                 \
+            RED_EACH(d[i] = b[i] > a[i] ? b[i] : a[i]);                                            \
         }                                                                                          \
     }
 
@@ -283,17 +287,26 @@ RED_LOOPS(double, double)
 #else
 #define RED_NO_CARRIED_DEP
 #endif
-#define RED_PUSH_EACH(T, EXPR)                                                                     \
-    RED_NO_CARRIED_DEP                                                                             \
-    for (size_t i = 0; i < n; i++) {                                                               \
+#define RED_PUSH_ONE(T, EXPR)                                                                      \
+    {                                                                                              \
         T v = EXPR;                                                                                \
         d0[i] = v;                                                                                 \
         d1[i] = v;                                                                                 \
+    }
+#define RED_PUSH_EACH(T, EXPR)                                                                     \
+    if (back) {                                                                                    \
+        RED_NO_CARRIED_DEP                                                                         \
+        for (size_t i = n; i-- > 0;)                                                               \
+            RED_PUSH_ONE(T, EXPR)                                                                  \
+    } else {                                                                                       \
+        RED_NO_CARRIED_DEP                                                                         \
+        for (size_t i = 0; i < n; i++)                                                             \
+            RED_PUSH_ONE(T, EXPR)                                                                  \
     }                                                                                              \
     break
 #define RED_PUSH_LOOPS(T, UT)                                                                      \
     RED_CLONES static void red2x_##T(vsym_red_op_t op, T *d0, T *d1, const T *a, const T *b,       \
-                                     size_t n)                                                     \
+                                     size_t n, int back)                                           \
     {                                                                                              \
         switch (op) {                                                                              \
         case VSYM_RED_SUM:                                                                         \
@@ -333,20 +346,55 @@ RED_PUSH_LOOPS(double, double)
         break;                                                                                     \
     }
 
-static void red2x(vsym_dtype_t dtype, vsym_red_op_t op, void *d0, void *d1, const void *a,
-                  const void *b, size_t n)
+/* 4K aliasing: a load waits for an older store still in flight whose address matches its own in
+ * the low 12 bits, as if it were the same byte. A loop that stores element i and soon loads
+ * element i + k of a source sitting k elements before the destination modulo 4 KiB waits so at
+ * every vector (a 1 MiB all-reduce between 2 ranks on the 2-core AMD host: 32 us with dst 64
+ * bytes past src modulo 4 KiB, 23 us with them on the same offset). Such a call runs from its last
+ * element down instead, blocks and elements alike (descending within blocks taken in ascending
+ * order halved the speed from memory: the prefetchers lose the stream), when a destination lies
+ * less than RED_ALIAS_NEAR bytes past a source modulo 4 KiB and no pair is nearer the other way.
+ * The order of the elements does not change a result, as no element depends on another. */
+#define RED_ALIAS_NEAR 512
+int vsym_coll_reduce_backward(void *const *st, int nst, const void *const *ld, int nld)
 {
-    RED_DISPATCH(red2x, op, d0, d1, a, b, n)
+    size_t ahead = 4096, behind = 4096;
+    for (int s = 0; s < nst; s++)
+        for (int l = 0; l < nld; l++) {
+            size_t d = ((uintptr_t)st[s] - (uintptr_t)ld[l]) & 4095;
+            if (d == 0) continue;
+            ahead = d < ahead ? d : ahead;
+            behind = 4096 - d < behind ? 4096 - d : behind;
+        }
+    return ahead < RED_ALIAS_NEAR && behind > ahead;
+}
+
+static void red2x(vsym_dtype_t dtype, vsym_red_op_t op, void *d0, void *d1, const void *a,
+                  const void *b, size_t n, int back)
+{
+    RED_DISPATCH(red2x, op, d0, d1, a, b, n, back)
 }
 
 static void red2(vsym_dtype_t dtype, vsym_red_op_t op, void *d, const void *a, const void *b,
-                 size_t n)
+                 size_t n, int back)
 {
-    RED_DISPATCH(red2, op, d, a, b, n)
+    RED_DISPATCH(red2, op, d, a, b, n, back)
 }
 
-void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
-                      int nsrc, size_t count)
+void *vsym_coll_unaliased(void *buf, const void *src)
+{
+    return (char *)buf + (((uintptr_t)src + 2048 - (uintptr_t)buf) & 4032);
+}
+
+/* Block k of nblk in the order of the call: from the last down with back. */
+static size_t block_at(size_t k, size_t nblk, int back)
+{
+    return back ? nblk - 1 - k : k;
+}
+
+/* vsym_coll_reduce in the direction back. */
+static void reduce_dir(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
+                       int nsrc, size_t count, int back)
 {
     size_t es = vsym_dtype_size(dtype);
     if (count == 0) return;
@@ -361,33 +409,44 @@ void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const voi
             half_load(dtype, acc, (const uint16_t *)srcs[0] + off, m);
             for (int k = 1; k < nsrc; k++) {
                 half_load(dtype, in, (const uint16_t *)srcs[k] + off, m);
-                red2_float(op, acc, acc, in, m);
+                red2_float(op, acc, acc, in, m, 0);
             }
             half_store(dtype, (uint16_t *)dst + off, acc, m);
         }
         return;
     }
     /* Blocks small enough to stay in L1 between the passes over the sources. */
-    size_t blk = VSYM_REDUCE_BLOCK / es;
-    for (size_t off = 0; off < count; off += blk) {
+    size_t blk = VSYM_REDUCE_BLOCK / es, nblk = (count + blk - 1) / blk;
+    for (size_t k = 0; k < nblk; k++) {
+        size_t off = block_at(k, nblk, back) * blk;
         size_t m = count - off < blk ? count - off : blk;
         char *d = (char *)dst + off * es;
-        red2(dtype, op, d, (const char *)srcs[0] + off * es, (const char *)srcs[1] + off * es, m);
-        for (int k = 2; k < nsrc; k++)
-            red2(dtype, op, d, d, (const char *)srcs[k] + off * es, m);
+        red2(dtype, op, d, (const char *)srcs[0] + off * es, (const char *)srcs[1] + off * es, m,
+             back);
+        for (int j = 2; j < nsrc; j++)
+            red2(dtype, op, d, d, (const char *)srcs[j] + off * es, m, back);
     }
+}
+
+void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
+                      int nsrc, size_t count)
+{
+    reduce_dir(dtype, op, dst, srcs, nsrc, count, vsym_coll_reduce_backward(&dst, 1, srcs, nsrc));
 }
 
 void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
                            const void *const *srcs, int nsrc, size_t count)
 {
     size_t es = vsym_dtype_size(dtype), blk = VSYM_REDUCE_BLOCK / es;
-    _Alignas(64) char acc[VSYM_REDUCE_BLOCK], last[VSYM_REDUCE_BLOCK];
-    int inplace = 0;
+    size_t nblk = (count + blk - 1) / blk;
+    _Alignas(64) char accbuf[VSYM_REDUCE_BLOCK + 4096], last[VSYM_REDUCE_BLOCK];
+    char *acc = vsym_coll_unaliased(accbuf, srcs[0]);
+    int inplace = 0, back = vsym_coll_reduce_backward(dsts, ndst, srcs, nsrc);
     for (int d = 0; d < ndst; d++)
         for (int k = 0; k < nsrc; k++)
             inplace |= dsts[d] == srcs[k];
-    for (size_t off = 0; off < count; off += blk) {
+    for (size_t k = 0; k < nblk; k++) {
+        size_t off = block_at(k, nblk, back) * blk;
         size_t m = count - off < blk ? count - off : blk, len = m * es;
         int d = 0;
         if (nsrc > 1 && dtype != VSYM_DTYPE_F16 && dtype != VSYM_DTYPE_BF16) {
@@ -397,9 +456,9 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
             const char *b = (const char *)srcs[nsrc - 1] + off * es;
             if (nsrc > 2) {
                 const void *head[nsrc - 1];
-                for (int k = 0; k < nsrc - 1; k++)
-                    head[k] = (const char *)srcs[k] + off * es;
-                vsym_coll_reduce(dtype, op, acc, head, nsrc - 1, m);
+                for (int j = 0; j < nsrc - 1; j++)
+                    head[j] = (const char *)srcs[j] + off * es;
+                reduce_dir(dtype, op, acc, head, nsrc - 1, m, back);
                 a = acc;
             }
             if (inplace && ndst > 2) {
@@ -414,7 +473,7 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
             }
             for (; d + 1 < ndst; d += 2)
                 red2x(dtype, op, (char *)dsts[d] + off * es, (char *)dsts[d + 1] + off * es, a, b,
-                      m);
+                      m, back);
         }
         if (d < ndst) {
             /* The odd destination takes the result from the first; f16/bf16 or one source:
@@ -422,9 +481,9 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
             const char *from = (const char *)dsts[0] + off * es;
             if (d == 0) {
                 const void *part[nsrc];
-                for (int k = 0; k < nsrc; k++)
-                    part[k] = (const char *)srcs[k] + off * es;
-                vsym_coll_reduce(dtype, op, acc, part, nsrc, m);
+                for (int j = 0; j < nsrc; j++)
+                    part[j] = (const char *)srcs[j] + off * es;
+                reduce_dir(dtype, op, acc, part, nsrc, m, back);
                 from = acc;
             }
             for (; d < ndst; d++)
