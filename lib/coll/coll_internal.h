@@ -36,6 +36,9 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
  * down: a store less than 512 bytes past a load modulo 4 KiB, none as near the other way (4K
  * aliasing; dtype.c says more). */
 int vsym_coll_reduce_backward(void *const *st, int nst, const void *const *ld, int nld);
+/* Whether vsym_coll_reduce and vsym_coll_reduce_push follow that rule (else always forwards):
+ * on AMD CPUs by default; on >= 0 sets it (for tests), -1 asks. */
+int vsym_coll_reduce_turning(int on);
 
 /* Where a temporary of n bytes goes in buf (n + 4096 bytes) so that it lies half a page past src
  * modulo 4 KiB: a kernel writing it while reading src, or sources at src's offset, then meets

@@ -369,6 +369,33 @@ int vsym_coll_reduce_backward(void *const *st, int nst, const void *const *ld, i
     return ahead < RED_ALIAS_NEAR && behind > ahead;
 }
 
+/* Whether the kernels turn (vsym_coll_reduce_turning): on AMD CPUs only. The 16-core Intel Xeon
+ * guest gained nothing at 2 ranks (symmetric all-reduce 1.00-1.06x the time at 64 KiB-4 MiB) and
+ * lost at 8-16 ranks in the run that turned there (all-reduce 64 KiB-1 MiB 1.13-1.58x the time,
+ * reduce-scatter 1.14-1.36x; results/coll/device-16core-2026-11-27-stop31, whose launches spread
+ * up to 2x; a guess: its L1 next-line prefetcher follows ascending lines only). -1 until asked. */
+static int red_turning = -1;
+
+int vsym_coll_reduce_turning(int on)
+{
+    if (on < 0) on = __atomic_load_n(&red_turning, __ATOMIC_RELAXED);
+    if (on < 0) {
+#if defined(__x86_64__)
+        on = __builtin_cpu_is("amd") != 0;
+#else
+        on = 0;
+#endif
+    }
+    __atomic_store_n(&red_turning, on, __ATOMIC_RELAXED);
+    return on;
+}
+
+/* The direction of a call storing to st while loading from ld: backward (1) or forward. */
+static int red_direction(void *const *st, int nst, const void *const *ld, int nld)
+{
+    return vsym_coll_reduce_turning(-1) && vsym_coll_reduce_backward(st, nst, ld, nld);
+}
+
 static void red2x(vsym_dtype_t dtype, vsym_red_op_t op, void *d0, void *d1, const void *a,
                   const void *b, size_t n, int back)
 {
@@ -431,7 +458,7 @@ static void reduce_dir(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const vo
 void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
                       int nsrc, size_t count)
 {
-    reduce_dir(dtype, op, dst, srcs, nsrc, count, vsym_coll_reduce_backward(&dst, 1, srcs, nsrc));
+    reduce_dir(dtype, op, dst, srcs, nsrc, count, red_direction(&dst, 1, srcs, nsrc));
 }
 
 void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
@@ -441,7 +468,7 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
     size_t nblk = (count + blk - 1) / blk;
     _Alignas(64) char accbuf[VSYM_REDUCE_BLOCK + 4096], last[VSYM_REDUCE_BLOCK];
     char *acc = vsym_coll_unaliased(accbuf, srcs[0]);
-    int inplace = 0, back = vsym_coll_reduce_backward(dsts, ndst, srcs, nsrc);
+    int inplace = 0, back = red_direction(dsts, ndst, srcs, nsrc);
     for (int d = 0; d < ndst; d++)
         for (int k = 0; k < nsrc; k++)
             inplace |= dsts[d] == srcs[k];
