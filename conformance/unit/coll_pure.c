@@ -521,6 +521,61 @@ static void test_reduce_alias(void)
     vsym_coll_reduce_turning(turning);
 }
 
+/* f16 and bf16 reductions (vectorized kernels, a block of 512 elements, tails of every
+ * length) against the definition computed here one element at a time: every source converted to
+ * f32, combined left to right, rounded once. Random bits, so NaNs, infinities, subnormals and
+ * halfway cases all occur; a NaN result must be a NaN (its payload is the CPU's choice). */
+static void test_half_reduce(void)
+{
+    enum { N = 1300, K = 5 };
+    static uint16_t src[K][N], out[N + 8];
+    srand(23);
+    int cases = 0;
+    for (int dt = 0; dt < 2; dt++) {
+        vsym_dtype_t dtype = dt ? VSYM_DTYPE_BF16 : VSYM_DTYPE_F16;
+        for (int k = 0; k < K; k++)
+            for (size_t i = 0; i < N; i++) {
+                uint16_t h = (uint16_t)rand();
+                /* Mostly values of one scale, so that sums round rather than saturate. */
+                if (i % 4 != 0) h = (uint16_t)((h & 0x83ff) | (dt ? 0x3f00 : 0x3c00));
+                if (i % 50 == 7) h = k & 1 ? 0x8000 : 0; /* -0 and +0: min and max keep the first */
+                src[k][i] = h;
+            }
+        for (int op = VSYM_RED_SUM; op <= VSYM_RED_MAX; op++)
+            for (int ns = 2; ns <= K; ns += ns == 2 ? 1 : 2)
+                for (size_t n = 1; n <= N; n = n < 40 ? n + 1 : n * 3 + 1) {
+                    const void *srcs[K];
+                    for (int k = 0; k < ns; k++)
+                        srcs[k] = src[k];
+                    out[n] = 0xA5A5;
+                    vsym_coll_reduce(dtype, (vsym_red_op_t)op, out, srcs, ns, n);
+                    size_t bad = n;
+                    for (size_t i = 0; i < n && bad == n; i++) {
+                        float acc =
+                            dt ? vsym_coll_bf16_to_f32(src[0][i]) : vsym_coll_f16_to_f32(src[0][i]);
+                        for (int k = 1; k < ns; k++) {
+                            float b = dt ? vsym_coll_bf16_to_f32(src[k][i])
+                                         : vsym_coll_f16_to_f32(src[k][i]);
+                            acc = op == VSYM_RED_SUM   ? acc + b
+                                  : op == VSYM_RED_MIN ? (b < acc ? b : acc)
+                                                       : (b > acc ? b : acc);
+                        }
+                        uint16_t want = dt ? vsym_coll_f32_to_bf16(acc) : vsym_coll_f32_to_f16(acc);
+                        float got =
+                            dt ? vsym_coll_bf16_to_f32(out[i]) : vsym_coll_f16_to_f32(out[i]);
+                        if (isnan(acc) ? !isnan(got) : out[i] != want) bad = i;
+                    }
+                    VSYM_CHECK(bad == n, "%s %s, %d sources, %zu elements: element %zu is %04x",
+                               vsym_dtype_name(dtype), vsym_red_op_name((vsym_red_op_t)op), ns, n,
+                               bad, bad < n ? out[bad] : 0);
+                    VSYM_CHECK(out[n] == 0xA5A5, "%s: the element after %zu written",
+                               vsym_dtype_name(dtype), n);
+                    cases++;
+                }
+    }
+    VSYM_CHECK(cases > 300, "half reduce cases %d", cases);
+}
+
 int main(void)
 {
     test_half();
@@ -528,6 +583,12 @@ int main(void)
     test_reduce();
     test_reduce_push();
     test_reduce_alias();
+    test_half_reduce();
+    if (vsym_coll_reduce_wide(0)) {
+        /* Again through the bf16 kernels without 512-bit vectors (CPUs without AVX-512BW). */
+        vsym_coll_reduce_wide(1);
+        test_half_reduce();
+    }
     test_topology();
     test_tune_table();
     test_tune_pick();

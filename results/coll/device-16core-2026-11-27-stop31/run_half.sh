@@ -1,0 +1,29 @@
+#!/bin/bash
+# Third device run of stop 31: the f16 and bf16 reductions in fused vectorized passes
+# (build-dev/vsym-bench) against the build before (build-dev/vsym-bench-old, 3ef0542): all-reduce
+# and reduce-scatter of bf16, f16 and f32 (the same bytes), 64 KiB-16 MiB, 2, 8 and 16 ranks bound
+# to cores, ROUNDS rounds taking turns. Everything packed into OUT/half.tgz.
+#   bash results/coll/device-16core-2026-11-27-stop31/run_half.sh   (on the device, carry build-dev)
+D=$(pwd)/build-dev; R=$OUT/half; mkdir -p $R
+ROUNDS=${ROUNDS:-1 2 3}; NPS=${NPS:-2 8 16}; LIMIT=${LIMIT:-400}
+export LD_LIBRARY_PATH=$D/lib
+if ldd $D/vsym-bench | grep -q "not found"; then export LD_LIBRARY_PATH=$D/lib:$D/lib-pmix; fi
+start=$(date +%s)
+left() { echo $(( LIMIT - ($(date +%s) - start) )); }
+M="mpirun --allow-run-as-root --bind-to core -x LD_LIBRARY_PATH"
+for r in $ROUNDS; do
+  for np in $NPS; do
+    for dt in bf16 f16 f32; do
+      t=$(left); [ $t -lt 30 ] && { echo "skip $dt np $np r$r: $t s left" >> $R/progress.txt; continue; }
+      for v in old new; do
+        b=$D/vsym-bench; [ $v = old ] && b=$D/vsym-bench-old
+        for c in allreduce reduce-scatter; do
+          timeout 60 $M -np $np $b $c --dtype $dt -b 64K -e 16M -f 4 -n 40 --check --quiet \
+            --json $R/${c}_${dt}_np${np}_${v}_r$r.jsonl > $R/${c}_${dt}_np${np}_${v}_r$r.txt 2>&1
+          echo "exit $? $(date +%T) $v $c $dt np $np r$r" >> $R/progress.txt
+        done
+      done
+    done
+  done
+done
+(cd $OUT && tar czf half.tgz half && rm -rf half)
