@@ -13,7 +13,7 @@ for f in glob.glob(os.path.join(d, "*.jsonl")):
         t[(c, dt, int(np_[2:]), r["mode"], r["size"], v)].append(r["time_us"])
 med = lambda xs: statistics.median(xs) if xs else float("nan")
 for c in ("allreduce", "reduce-scatter"):
-    for n in (2, 4):
+    for n in sorted({k[2] for k in t if k[0] == c}):
         for dt in ("bf16", "f16"):
             print(f"## {c} {dt}, {n} ranks: new / old out of place [in place]; new / f32 new")
             for kind in ("", "-symmetric"):
