@@ -585,7 +585,8 @@ int main(void)
     test_reduce_alias();
     test_half_reduce();
     if (vsym_coll_reduce_wide(-1)) {
-        /* Again through the bf16 kernels without 512-bit vectors (CPUs without AVX-512BW). */
+        /* Again through the f16 and bf16 kernels without 512-bit vectors (CPUs without
+         * AVX-512BW). */
         vsym_coll_reduce_wide(0);
         VSYM_CHECK(vsym_coll_reduce_wide(-1) == 0, "512-bit bf16 kernels still on");
         test_half_reduce();

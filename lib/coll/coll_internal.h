@@ -39,8 +39,8 @@ int vsym_coll_reduce_backward(void *const *st, int nst, const void *const *ld, i
 /* Whether vsym_coll_reduce and vsym_coll_reduce_push follow that rule (else always forwards):
  * on AMD CPUs by default; on >= 0 sets it (for tests), -1 asks. */
 int vsym_coll_reduce_turning(int on);
-/* Whether the bf16 kernels use 512-bit vectors (on AVX-512BW CPUs): on 0 turns them to the
- * 256-bit or plain versions, 1 back to what the CPU has (for tests), -1 asks. */
+/* Whether the bf16 and f16 kernels use 512-bit vectors (on AVX-512BW CPUs): on 0 turns them to
+ * the 256-bit or plain versions, 1 back to what the CPU has (for tests), -1 asks. */
 int vsym_coll_reduce_wide(int on);
 
 /* Where a temporary of n bytes goes in buf (n + 4096 bytes) so that it lies half a page past src

@@ -552,7 +552,7 @@ static void bf16_pair2(vsym_red_op_t op, uint16_t *d0, uint16_t *d1, const uint1
     _mm_storeu_si128((__m128i *)(p), _mm256_cvtps_ph((v), _MM_FROUND_TO_NEAREST_INT))
 
 __attribute__((target("avx,f16c"))) static void
-f16_pair(vsym_red_op_t op, uint16_t *d, const uint16_t *a, const uint16_t *b, size_t n)
+f16_pair_256(vsym_red_op_t op, uint16_t *d, const uint16_t *a, const uint16_t *b, size_t n)
 {
     size_t i = 0;
     for (; i + 8 <= n; i += 8)
@@ -562,9 +562,9 @@ f16_pair(vsym_red_op_t op, uint16_t *d, const uint16_t *a, const uint16_t *b, si
             vsym_coll_f32_to_f16(F16_S(op, vsym_coll_f16_to_f32(a[i]), vsym_coll_f16_to_f32(b[i])));
 }
 
-__attribute__((target("avx,f16c"))) static void f16_pair2(vsym_red_op_t op, uint16_t *d0,
-                                                          uint16_t *d1, const uint16_t *a,
-                                                          const uint16_t *b, size_t n)
+__attribute__((target("avx,f16c"))) static void f16_pair2_256(vsym_red_op_t op, uint16_t *d0,
+                                                              uint16_t *d1, const uint16_t *a,
+                                                              const uint16_t *b, size_t n)
 {
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -578,8 +578,8 @@ __attribute__((target("avx,f16c"))) static void f16_pair2(vsym_red_op_t op, uint
             vsym_coll_f32_to_f16(F16_S(op, vsym_coll_f16_to_f32(a[i]), vsym_coll_f16_to_f32(b[i])));
 }
 
-__attribute__((target("avx,f16c"))) static void f16_acc(vsym_red_op_t op, float *acc,
-                                                        const uint16_t *b, size_t n)
+__attribute__((target("avx,f16c"))) static void f16_acc_256(vsym_red_op_t op, float *acc,
+                                                            const uint16_t *b, size_t n)
 {
     size_t i = 0;
     for (; i + 8 <= n; i += 8)
@@ -589,13 +589,100 @@ __attribute__((target("avx,f16c"))) static void f16_acc(vsym_red_op_t op, float 
 }
 
 __attribute__((target("avx,f16c"))) static void
-f16_last(vsym_red_op_t op, uint16_t *d, const float *acc, const uint16_t *b, size_t n)
+f16_last_256(vsym_red_op_t op, uint16_t *d, const float *acc, const uint16_t *b, size_t n)
 {
     size_t i = 0;
     for (; i + 8 <= n; i += 8)
         F16_STORE(d + i, F16_V(op, _mm256_loadu_ps(acc + i), F16_LOAD(b + i)));
     for (; i < n; i++)
         d[i] = vsym_coll_f32_to_f16(F16_S(op, acc[i], vsym_coll_f16_to_f32(b[i])));
+}
+
+/* The same 16 elements at a time with AVX-512 (the conversions are AVX-512F's); the tail through
+ * the 8-wide versions. */
+#define F16W_V(op, a, b)                                                                           \
+    ((op) == VSYM_RED_MIN                                                                          \
+         ? _mm512_mask_blend_ps(_mm512_cmp_ps_mask((b), (a), _CMP_LT_OQ), (a), (b))                \
+     : (op) == VSYM_RED_MAX                                                                        \
+         ? _mm512_mask_blend_ps(_mm512_cmp_ps_mask((b), (a), _CMP_GT_OQ), (a), (b))                \
+         : _mm512_add_ps((a), (b)))
+#define F16W_LOAD(p) _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p)))
+#define F16W_HALF(v) _mm512_cvtps_ph((v), _MM_FROUND_TO_NEAREST_INT)
+
+__attribute__((target("avx512f,f16c"))) static void
+f16_pair_512(vsym_red_op_t op, uint16_t *d, const uint16_t *a, const uint16_t *b, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm256_storeu_si256((__m256i *)(d + i),
+                            F16W_HALF(F16W_V(op, F16W_LOAD(a + i), F16W_LOAD(b + i))));
+    f16_pair_256(op, d + i, a + i, b + i, n - i);
+}
+
+__attribute__((target("avx512f,f16c"))) static void f16_pair2_512(vsym_red_op_t op, uint16_t *d0,
+                                                                  uint16_t *d1, const uint16_t *a,
+                                                                  const uint16_t *b, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i v = F16W_HALF(F16W_V(op, F16W_LOAD(a + i), F16W_LOAD(b + i)));
+        _mm256_storeu_si256((__m256i *)(d0 + i), v);
+        _mm256_storeu_si256((__m256i *)(d1 + i), v);
+    }
+    f16_pair2_256(op, d0 + i, d1 + i, a + i, b + i, n - i);
+}
+
+__attribute__((target("avx512f,f16c"))) static void f16_acc_512(vsym_red_op_t op, float *acc,
+                                                                const uint16_t *b, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(acc + i, F16W_V(op, _mm512_loadu_ps(acc + i), F16W_LOAD(b + i)));
+    f16_acc_256(op, acc + i, b + i, n - i);
+}
+
+__attribute__((target("avx512f,f16c"))) static void
+f16_last_512(vsym_red_op_t op, uint16_t *d, const float *acc, const uint16_t *b, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm256_storeu_si256((__m256i *)(d + i),
+                            F16W_HALF(F16W_V(op, _mm512_loadu_ps(acc + i), F16W_LOAD(b + i))));
+    f16_last_256(op, d + i, acc + i, b + i, n - i);
+}
+
+/* The 16-wide versions where the 512-bit bf16 kernels run (have_avx512bw). */
+static void f16_pair(vsym_red_op_t op, uint16_t *d, const uint16_t *a, const uint16_t *b, size_t n)
+{
+    if (have_avx512bw())
+        f16_pair_512(op, d, a, b, n);
+    else
+        f16_pair_256(op, d, a, b, n);
+}
+
+static void f16_pair2(vsym_red_op_t op, uint16_t *d0, uint16_t *d1, const uint16_t *a,
+                      const uint16_t *b, size_t n)
+{
+    if (have_avx512bw())
+        f16_pair2_512(op, d0, d1, a, b, n);
+    else
+        f16_pair2_256(op, d0, d1, a, b, n);
+}
+
+static void f16_acc(vsym_red_op_t op, float *acc, const uint16_t *b, size_t n)
+{
+    if (have_avx512bw())
+        f16_acc_512(op, acc, b, n);
+    else
+        f16_acc_256(op, acc, b, n);
+}
+
+static void f16_last(vsym_red_op_t op, uint16_t *d, const float *acc, const uint16_t *b, size_t n)
+{
+    if (have_avx512bw())
+        f16_last_512(op, d, acc, b, n);
+    else
+        f16_last_256(op, d, acc, b, n);
 }
 #endif
 
