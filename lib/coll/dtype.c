@@ -174,17 +174,6 @@ __attribute__((target("avx,f16c"))) static void f16_load_f16c(float *dst, const 
     for (; i < n; i++)
         dst[i] = vsym_coll_f16_to_f32(src[i]);
 }
-
-__attribute__((target("avx,f16c"))) static void f16_store_f16c(uint16_t *dst, const float *src,
-                                                               size_t n)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm_storeu_si128((__m128i *)(dst + i),
-                         _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
-    for (; i < n; i++)
-        dst[i] = vsym_coll_f32_to_f16(src[i]);
-}
 #endif
 
 static int have_f16c(void)
@@ -205,20 +194,12 @@ static int have_f16c(void)
 #define RED_CLONES
 #endif
 
-/* bf16 to f32 and back, element for element what vsym_coll_bf16_to_f32 and
- * vsym_coll_f32_to_bf16 give, written so that the compiler vectorizes them: the calls one
- * element at a time made a 1 MiB bf16 all-reduce between 2
- * ranks take 190-330 us on the 2-core AMD host, where the f32 one of the same bytes took 25. */
+/* bf16 to f32, element for element what vsym_coll_bf16_to_f32 gives, written so that the
+ * compiler vectorizes it. */
 RED_CLONES static void bf16_load(float *dst, const uint16_t *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         dst[i] = bits_f32((uint32_t)src[i] << 16);
-}
-
-RED_CLONES static void bf16_store(uint16_t *dst, const float *src, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        dst[i] = bf16_out(src[i]);
 }
 
 static void half_load(vsym_dtype_t dtype, float *dst, const uint16_t *src, size_t n)
@@ -235,22 +216,6 @@ static void half_load(vsym_dtype_t dtype, float *dst, const uint16_t *src, size_
 #endif
     for (size_t i = 0; i < n; i++)
         dst[i] = vsym_coll_f16_to_f32(src[i]);
-}
-
-static void half_store(vsym_dtype_t dtype, uint16_t *dst, const float *src, size_t n)
-{
-    if (dtype == VSYM_DTYPE_BF16) {
-        bf16_store(dst, src, n);
-        return;
-    }
-#if defined(__x86_64__)
-    if (have_f16c()) {
-        f16_store_f16c(dst, src, n);
-        return;
-    }
-#endif
-    for (size_t i = 0; i < n; i++)
-        dst[i] = vsym_coll_f32_to_f16(src[i]);
 }
 
 /* ---- Reductions --------------------------------------------------------------------------- */
@@ -723,13 +688,14 @@ static void half_reduce(vsym_dtype_t dtype, vsym_red_op_t op, uint16_t *dst,
         const uint16_t *first = (const uint16_t *)srcs[0] + off;
         const uint16_t *last = (const uint16_t *)srcs[nsrc - 1] + off;
         if (!vec) {
-            /* Without F16C: every source into floats, the f32 kernel, one rounding. */
+            /* f16 without F16C: every source into floats, the f32 kernel, one rounding. */
             half_load(dtype, acc, first, m);
             for (int k = 1; k < nsrc; k++) {
                 half_load(dtype, in, (const uint16_t *)srcs[k] + off, m);
                 red2_float(op, acc, acc, in, m, 0);
             }
-            half_store(dtype, dst + off, acc, m);
+            for (size_t i = 0; i < m; i++)
+                dst[off + i] = vsym_coll_f32_to_f16(acc[i]);
             continue;
         }
 #if defined(__x86_64__)
