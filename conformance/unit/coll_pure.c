@@ -543,32 +543,36 @@ static void test_half_reduce(void)
             }
         for (int op = VSYM_RED_SUM; op <= VSYM_RED_MAX; op++)
             for (int ns = 2; ns <= K; ns += ns == 2 ? 1 : 2)
-                for (size_t n = 1; n <= N; n = n < 40 ? n + 1 : n * 3 + 1) {
-                    const void *srcs[K];
+                for (size_t n = 1; n <= N - 1; n = n < 40 ? n + 1 : n * 3 + 1) {
+                    /* Every other call with the destination and every other source one element
+                     * off: the kernels reading two elements per word must not assume them
+                     * 4-byte aligned. */
+                    const size_t sh = (n + (size_t)ns) & 1;
+                    const uint16_t *srcs[K];
+                    uint16_t *o = out + sh;
                     for (int k = 0; k < ns; k++)
-                        srcs[k] = src[k];
-                    out[n] = 0xA5A5;
-                    vsym_coll_reduce(dtype, (vsym_red_op_t)op, out, srcs, ns, n);
+                        srcs[k] = src[k] + ((sh + (size_t)k) & 1);
+                    o[n] = 0xA5A5;
+                    vsym_coll_reduce(dtype, (vsym_red_op_t)op, o, (const void *const *)srcs, ns, n);
                     size_t bad = n;
                     for (size_t i = 0; i < n && bad == n; i++) {
-                        float acc =
-                            dt ? vsym_coll_bf16_to_f32(src[0][i]) : vsym_coll_f16_to_f32(src[0][i]);
+                        float acc = dt ? vsym_coll_bf16_to_f32(srcs[0][i])
+                                       : vsym_coll_f16_to_f32(srcs[0][i]);
                         for (int k = 1; k < ns; k++) {
-                            float b = dt ? vsym_coll_bf16_to_f32(src[k][i])
-                                         : vsym_coll_f16_to_f32(src[k][i]);
+                            float b = dt ? vsym_coll_bf16_to_f32(srcs[k][i])
+                                         : vsym_coll_f16_to_f32(srcs[k][i]);
                             acc = op == VSYM_RED_SUM   ? acc + b
                                   : op == VSYM_RED_MIN ? (b < acc ? b : acc)
                                                        : (b > acc ? b : acc);
                         }
                         uint16_t want = dt ? vsym_coll_f32_to_bf16(acc) : vsym_coll_f32_to_f16(acc);
-                        float got =
-                            dt ? vsym_coll_bf16_to_f32(out[i]) : vsym_coll_f16_to_f32(out[i]);
-                        if (isnan(acc) ? !isnan(got) : out[i] != want) bad = i;
+                        float got = dt ? vsym_coll_bf16_to_f32(o[i]) : vsym_coll_f16_to_f32(o[i]);
+                        if (isnan(acc) ? !isnan(got) : o[i] != want) bad = i;
                     }
                     VSYM_CHECK(bad == n, "%s %s, %d sources, %zu elements: element %zu is %04x",
                                vsym_dtype_name(dtype), vsym_red_op_name((vsym_red_op_t)op), ns, n,
-                               bad, bad < n ? out[bad] : 0);
-                    VSYM_CHECK(out[n] == 0xA5A5, "%s: the element after %zu written",
+                               bad, bad < n ? o[bad] : 0);
+                    VSYM_CHECK(o[n] == 0xA5A5, "%s: the element after %zu written",
                                vsym_dtype_name(dtype), n);
                     cases++;
                 }
