@@ -15,6 +15,17 @@ foreach(np 2 3)
   set_tests_properties(core_no_pcopy_setting_np${np} PROPERTIES LABELS "shm" TIMEOUT 180
                        SKIP_RETURN_CODE 77 ENVIRONMENT "${VSYM_TEST_ENV}")
 endforeach()
+# VSYM_PROCESS_COPY's values seen from outside: the test traps the library's prctl(PR_SET_PTRACER)
+# with a seccomp filter and counts it, then checks which copies each value leaves.
+add_executable(core_ptracer mr/core_ptracer.c)
+target_link_libraries(core_ptracer PRIVATE vsym_internal)
+target_include_directories(core_ptracer PRIVATE ${CMAKE_SOURCE_DIR}/conformance)
+foreach(mode auto keep off)
+  add_test(NAME core_ptracer_${mode}_np2
+           COMMAND ${VSYM_RUN} -n 2 --timeout 180 -- $<TARGET_FILE:core_ptracer> ${mode})
+  set_tests_properties(core_ptracer_${mode}_np2 PROPERTIES LABELS "shm" TIMEOUT 180
+                       SKIP_RETURN_CODE 77 ENVIRONMENT "${VSYM_TEST_ENV}")
+endforeach()
 add_test(NAME core_killed_rank
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/killed_rank.sh ${VSYM_RUN} $<TARGET_FILE:core_errors>)
 set_tests_properties(core_killed_rank PROPERTIES LABELS "shm" TIMEOUT 120)
