@@ -229,7 +229,8 @@ static void factorisation(int ltp, int itp)
 /* The mode AUTO picks without a table (the rule in fused.c): across nodes the baseline (TP then
  * DP); on one node all-reduce + all-gather in one exchange up to 2 KiB (at most 8 ranks), in two
  * shots above; reduce-scatter + all-reduce in one exchange while W x input <= 1 KiB (at most 8
- * ranks), through the baseline up to 512 KiB, in two shots above. */
+ * ranks), through the baseline up to 512 KiB (at every size with more than 8 ranks), in two
+ * shots above. */
 static void untuned_rule(vsym_fused_t *f)
 {
     vsym_fused_topo_t t;
@@ -258,7 +259,8 @@ static void untuned_rule(vsym_fused_t *f)
          base ? VSYM_FUSED_BASELINE : two},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(256u << 10) / (size_t)dp, /* 512 KiB */
          base ? VSYM_FUSED_BASELINE : two},
-        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512u << 10) / (size_t)dp, two},
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512u << 10) / (size_t)dp,
+         wn > 8 && base ? VSYM_FUSED_BASELINE : two},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         if (!(vsym_fused_valid_ops(f) & (1u << cases[i].op)) || cases[i].n == 0) continue;
@@ -270,7 +272,8 @@ static void untuned_rule(vsym_fused_t *f)
                    vsym_fused_mode_name(m), vsym_fused_mode_name(want));
     }
     /* Symmetric buffers that every rank reaches: the two-shot modes (in place) from 4 KiB of
-     * input on one node; below, and for ordinary buffers, the rule above. */
+     * input on one node (reduce-scatter + all-reduce on more than 8 ranks of TP 2: from 16 KiB);
+     * below, and for ordinary buffers, the rule above. */
     const int in_place = nodes == 1 && !transport_scope;
     char *si, *so, heap[16];
     VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 16, (void **)&si));
@@ -281,7 +284,9 @@ static void untuned_rule(vsym_fused_t *f)
             size_t n = bytes / 2 / (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? (size_t)dp : 1);
             vsym_fused_mode_t plain =
                 vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
-            vsym_fused_mode_t want = in_place && bytes >= 4096 ? two : plain;
+            const size_t sym_min =
+                op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && wn > 8 && wn / dp == 2 ? 16384 : 4096;
+            vsym_fused_mode_t want = in_place && bytes >= sym_min ? two : plain;
             vsym_fused_mode_t m =
                 vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, si, so, n, VSYM_DTYPE_BF16);
             VSYM_CHECK(m == want, "%s, %zu bytes, symmetric buffers, untuned: %s, expected %s",

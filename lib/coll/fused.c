@@ -665,7 +665,10 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      *    rank reads one block of each peer: 1.3-1.5x the baseline at 64-256 B on 4 ranks, 64 B on
      *    8, stop 18), then the baseline up to 512 KiB of input (it reads dp + tp blocks where the
      *    fused modes read W: 0.6-1.0x for them on the 16-core host), then the two-shot modes
-     *    (1.1-1.5x at 1 MiB). */
+     *    (1.1-1.5x at 1 MiB); with more than 8 ranks the baseline at every size (16 ranks,
+     *    16-core host, two launches: the two-shot mode 0.66-0.96x the baseline, once 1.06, at
+     *    4 KiB-4 MiB for TP 2 and 4, 0.71-0.89x to 256 KiB for TP 8;
+     *    results/coll/device-16core-2026-11-27-stop32). */
     int single =
         op == VSYM_FUSED_ALLREDUCE || op == VSYM_FUSED_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER;
     int nodes = f->topo.inter_tp_size * f->topo.inter_dp_size;
@@ -675,18 +678,23 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * once, with no copies, from 4 KiB of input: 16-core host, f32, 4-16 ranks, every TP x DP
      * split, against the baseline on the same buffers (its all-reduce in place too), 1.6-11x at
      * 4 KiB-1 MiB (results/coll/device-16core-2026-11-26-stop22); 2-core host, 4 ranks, 1.5-7x at
-     * 16 KiB-1 MiB, 1.0-1.5x at 4 KiB. */
+     * 16 KiB-1 MiB, 1.0-1.5x at 4 KiB; but reduce-scatter + all-reduce from 16 KiB on more
+     * than 8 ranks of TP 2 (16 ranks, TP 2 x DP 8, 4 KiB: 0.77-0.96x the baseline in six
+     * launches of stops 31-32, 1.02-1.37x from 16 KiB). */
     const vsym_fused_mode_t two = (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES))
                                       ? VSYM_FUSED_FEWEST_BYTES
                                       : VSYM_FUSED_TWOSHOT;
-    if (sym && bytes >= 4096 && (f->valid_modes & (1u << two))) return two;
+    const size_t sym_min =
+        op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
+                                                                                           : 4096;
+    if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= 2048) {
         if (f->W <= 8 || !has_base) return VSYM_FUSED_ONESHOT;
         return VSYM_FUSED_BASELINE;
     }
     if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W <= 8 && (size_t)f->W * bytes <= 1024)
         return VSYM_FUSED_ONESHOT;
-    if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && bytes <= (512u << 10) && has_base)
+    if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && (bytes <= (512u << 10) || f->W > 8) && has_base)
         return VSYM_FUSED_BASELINE;
     if (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES)) return VSYM_FUSED_FEWEST_BYTES;
     if (f->valid_modes & (1u << VSYM_FUSED_TWOSHOT)) return VSYM_FUSED_TWOSHOT;
