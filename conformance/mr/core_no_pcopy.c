@@ -18,7 +18,7 @@
 #include <linux/seccomp.h>
 #endif
 #include "harness.h"
-#include <vsym/coll.h>
+#include "pcopy_alltoall.h"
 #include <vsym/copy.h>
 
 /* 0 once installed; -1 where it cannot be (another architecture, no seccomp). */
@@ -41,11 +41,6 @@ static int block_process_copies(void)
 #else
     return -1;
 #endif
-}
-
-static float value(int sender, size_t index)
-{
-    return (float)(sender * 100003 + (int)(index % 100000));
 }
 
 int main(int argc, char **argv)
@@ -89,24 +84,10 @@ int main(int argc, char **argv)
     VSYM_CHECK_OK(vsym_obj_free(ur));
 
     /* The all-to-all of 1 MiB of ordinary buffers: through the scratch, right. */
-    vsym_coll_t *c;
-    VSYM_CHECK_OK(vsym_coll_create(world, &c));
-    size_t count = ((size_t)1 << 20) / sizeof(float) / (size_t)n + 1, total = count * (size_t)n;
-    float *src = malloc(total * sizeof(float)), *dst = malloc(total * sizeof(float));
-    VSYM_CHECK(src != NULL && dst != NULL, "malloc");
-    for (size_t i = 0; i < total; i++)
-        src[i] = value(me, i);
-    const char *path = vsym_coll_path(c, VSYM_COLL_KIND_ALLTOALL, src, dst, count, VSYM_DTYPE_F32,
-                                      0, VSYM_COLL_AUTO);
-    VSYM_CHECK(path != NULL && strcmp(path, "oneshot") == 0,
-               "all-to-all of 1 MiB without process copies: path %s, expected oneshot",
-               path ? path : "NULL");
-    VSYM_CHECK_OK(vsym_coll_alltoall(c, src, dst, count, VSYM_DTYPE_F32, VSYM_COLL_AUTO));
-    for (int r = 0; r < n; r++)
-        for (size_t i = 0; i < count; i++)
-            VSYM_CHECK(dst[(size_t)r * count + i] == value(r, (size_t)me * count + i),
-                       "all-to-all: element %zu of block %d", i, r);
-    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    float *src, *dst;
+    size_t count, total;
+    pcopy_alltoall(world, "oneshot", "without process copies", &src, &dst, &count);
+    total = count * (size_t)n;
 
     /* The copy service, a ring of 1 MiB tasks between ordinary buffers: every remote byte
      * staged (none written in place), every byte right, twice. */
@@ -127,8 +108,8 @@ int main(int argc, char **argv)
         memset(dst, 0, bytes);
         VSYM_CHECK_OK(vsym_copy_run(svc));
         for (size_t i = 0; i < total; i++)
-            VSYM_CHECK(dst[i] == value(from, i), "copy run %d: element %zu from rank %d", rep, i,
-                       from);
+            VSYM_CHECK(dst[i] == pcopy_value(from, i), "copy run %d: element %zu from rank %d", rep,
+                       i, from);
     }
     VSYM_CHECK_OK(vsym_copy_destroy(svc));
     free(src);

@@ -19,7 +19,7 @@
 #include <linux/seccomp.h>
 #endif
 #include "harness.h"
-#include <vsym/coll.h>
+#include "pcopy_alltoall.h"
 
 static volatile sig_atomic_t ptracer_calls;
 
@@ -74,11 +74,6 @@ static int ptrace_scope(void)
     return v;
 }
 
-static float value(int sender, size_t index)
-{
-    return (float)(sender * 100003 + (int)(index % 100000));
-}
-
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -122,25 +117,11 @@ int main(int argc, char **argv)
     }
 
     /* The all-to-all of 1 MiB of ordinary buffers: through process copies unless off, right. */
-    vsym_coll_t *c;
-    VSYM_CHECK_OK(vsym_coll_create(world, &c));
-    size_t count = ((size_t)1 << 20) / sizeof(float) / (size_t)n + 1, total = count * (size_t)n;
-    float *src = malloc(total * sizeof(float)), *dst = malloc(total * sizeof(float));
-    VSYM_CHECK(src != NULL && dst != NULL, "malloc");
-    for (size_t i = 0; i < total; i++)
-        src[i] = value(me, i);
-    const char *path = vsym_coll_path(c, VSYM_COLL_KIND_ALLTOALL, src, dst, count, VSYM_DTYPE_F32,
-                                      0, VSYM_COLL_AUTO);
-    const char *want_path = off ? "oneshot" : "process-copy";
-    VSYM_CHECK(path != NULL && strcmp(path, want_path) == 0,
-               "VSYM_PROCESS_COPY=%s: all-to-all of 1 MiB takes path %s, expected %s", mode,
-               path ? path : "NULL", want_path);
-    VSYM_CHECK_OK(vsym_coll_alltoall(c, src, dst, count, VSYM_DTYPE_F32, VSYM_COLL_AUTO));
-    for (int r = 0; r < n; r++)
-        for (size_t i = 0; i < count; i++)
-            VSYM_CHECK(dst[(size_t)r * count + i] == value(r, (size_t)me * count + i),
-                       "all-to-all: element %zu of block %d", i, r);
-    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    char what[64];
+    snprintf(what, sizeof(what), "with VSYM_PROCESS_COPY=%s", mode);
+    float *src, *dst;
+    size_t count;
+    pcopy_alltoall(world, off ? "oneshot" : "process-copy", what, &src, &dst, &count);
     free(src);
     free(dst);
     VSYM_CHECK_OK(vsym_finalize(ctx));

@@ -525,6 +525,102 @@ static void test_reduce_alias(void)
  * length) against the definition computed here one element at a time: every source converted to
  * f32, combined left to right, rounded once. Random bits, so NaNs, infinities, subnormals and
  * halfway cases all occur; a NaN result must be a NaN (its payload is the CPU's choice). */
+/* vsym_coll_reduce_push_stream (f32 and bf16 with AVX-512, non-temporal stores) against
+ * vsym_coll_reduce: every op, 1-5 sources, 1-3 destinations on one offset modulo 64 bytes, counts
+ * around its vector widths, every element of every destination and the bytes just outside; in
+ * place (destination 0 = source 0); destinations on different offsets and other dtypes refused
+ * before anything is written. */
+static void test_push_stream(void)
+{
+    enum { N = 4224, K = 5, D = 3, G = 64 }; /* rows of dbuf: whole multiples of 64 bytes */
+    static float srcf[K][N], want[N];
+    static uint16_t srch[K][N];
+    static _Alignas(64) unsigned char dbuf[D][(N + 64) * 4 + 2 * G];
+    if (!vsym_coll_reduce_wide(-1)) {
+        printf("coll_pure: no AVX-512 here: the streaming push is not used, its test not run\n");
+        return;
+    }
+    srand(31);
+    for (int k = 0; k < K; k++)
+        for (size_t i = 0; i < N; i++) {
+            srcf[k][i] = i % 97 == 5 ? (k & 1 ? -0.0f : 0.0f) : (float)(rand() % 2001 - 1000) / 8;
+            srch[k][i] = vsym_coll_f32_to_bf16(srcf[k][i] * 1.001f);
+        }
+    const size_t counts[] = {64, 65, 79, 80, 127, 128, 129, 1000, 4107};
+    int cases = 0;
+    for (int dt = 0; dt < 2; dt++) {
+        const vsym_dtype_t dtype = dt ? VSYM_DTYPE_BF16 : VSYM_DTYPE_F32;
+        const size_t es = dt ? 2 : 4, mis[] = {0, es, 64 - es};
+        for (int op = VSYM_RED_SUM; op <= VSYM_RED_MAX; op++)
+            for (int ns = 1; ns <= K; ns++)
+                for (int nd = 1; nd <= D; nd++)
+                    for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+                        for (size_t m = 0; m < 3; m++) {
+                            size_t n = counts[c];
+                            const void *srcs[K];
+                            void *dsts[D];
+                            for (int k = 0; k < ns; k++)
+                                srcs[k] = dt ? (const void *)srch[k] : (const void *)srcf[k];
+                            vsym_coll_reduce(dtype, (vsym_red_op_t)op, want, srcs, ns, n);
+                            for (int k = 0; k < nd; k++) {
+                                memset(dbuf[k], 0xA5, sizeof(dbuf[k]));
+                                dsts[k] = dbuf[k] + G + mis[m];
+                            }
+                            VSYM_CHECK(vsym_coll_reduce_push_stream(dtype, (vsym_red_op_t)op, dsts,
+                                                                    nd, srcs, ns, n) == 1,
+                                       "push_stream %s refused %zu elements at offset %zu",
+                                       vsym_dtype_name(dtype), n, mis[m]);
+                            for (int k = 0; k < nd; k++) {
+                                VSYM_CHECK(memcmp(dsts[k], want, n * es) == 0,
+                                           "push_stream %s %s, %d sources, %d destinations, %zu "
+                                           "elements at offset %zu: destination %d differs",
+                                           vsym_dtype_name(dtype),
+                                           vsym_red_op_name((vsym_red_op_t)op), ns, nd, n, mis[m],
+                                           k);
+                                const unsigned char *b = dbuf[k];
+                                size_t start = G + mis[m], end = start + n * es;
+                                for (size_t i = 0; i < sizeof(dbuf[k]); i++)
+                                    if (i < start || i >= end)
+                                        VSYM_CHECK(b[i] == 0xA5,
+                                                   "push_stream: byte %zd from destination %d's "
+                                                   "start written (%s, %zu elements)",
+                                                   (ssize_t)i - (ssize_t)start, k,
+                                                   vsym_dtype_name(dtype), n);
+                            }
+                            cases++;
+                        }
+    }
+    const float(*src)[N] = srcf;
+    /* In place: destination 0 is source 0. */
+    static _Alignas(64) float io[N];
+    memcpy(io, src[0], sizeof(io));
+    const void *srcs[2] = {io, src[1]};
+    void *dsts[2] = {io, dbuf[0] + G};
+    vsym_coll_reduce(VSYM_DTYPE_F32, VSYM_RED_SUM, want, (const void *const[]){src[0], src[1]}, 2,
+                     N);
+    VSYM_CHECK(vsym_coll_reduce_push_stream(VSYM_DTYPE_F32, VSYM_RED_SUM, dsts, 2, srcs, 2, N) == 1,
+               "push_stream in place refused");
+    VSYM_CHECK(memcmp(io, want, sizeof(io)) == 0 && memcmp(dsts[1], want, sizeof(io)) == 0,
+               "push_stream in place: result differs");
+    /* Refused, nothing written: destinations on different offsets modulo 64, another dtype. */
+    memset(dbuf[0], 0xA5, sizeof(dbuf[0]));
+    memset(dbuf[1], 0xA5, sizeof(dbuf[1]));
+    void *apart[2] = {dbuf[0] + G, dbuf[1] + G + 8};
+    const void *two[2] = {src[0], src[1]};
+    VSYM_CHECK(vsym_coll_reduce_push_stream(VSYM_DTYPE_F32, VSYM_RED_SUM, apart, 2, two, 2, 1000) ==
+                   0,
+               "push_stream took destinations 8 bytes apart modulo 64");
+    VSYM_CHECK(vsym_coll_reduce_push_stream(VSYM_DTYPE_F64, VSYM_RED_SUM, apart, 1, two, 2, 1000) ==
+                   0,
+               "push_stream took f64");
+    VSYM_CHECK(vsym_coll_reduce_push_stream(VSYM_DTYPE_BF16, VSYM_RED_SUM,
+                                            (void *[]){dbuf[0] + G + 1}, 1, two, 2, 1000) == 0,
+               "push_stream took bf16 destinations half an element off");
+    for (size_t i = 0; i < sizeof(dbuf[0]); i++)
+        VSYM_CHECK(dbuf[0][i] == 0xA5 && dbuf[1][i] == 0xA5, "a refused push_stream wrote");
+    VSYM_CHECK(cases == 2 * 3 * K * D * 9 * 3, "push_stream cases %d", cases);
+}
+
 static void test_half_reduce(void)
 {
     enum { N = 1300, K = 5 };
@@ -587,6 +683,7 @@ int main(void)
     test_reduce();
     test_reduce_push();
     test_reduce_alias();
+    test_push_stream();
     test_half_reduce();
     if (vsym_coll_reduce_wide(-1)) {
         /* Again through the f16 and bf16 kernels without 512-bit vectors (CPUs without

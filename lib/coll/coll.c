@@ -1203,11 +1203,15 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
      * cache), each reduced vector is stored straight into the ranks' dst
      * (vsym_coll_reduce_push), not through the block buffer; in place too (the owner of a
      * segment is its only reader, and reduce_push reads a block of every source before it
-     * writes that block anywhere). Beyond that the buffers live in
-     * memory, where the block copies do as well or better (16-core Xeon guest, medians of six
-     * launches against the block buffer: 0.66-0.89 of its time at 1-16 MiB on 2 ranks,
-     * 0.83-0.91 at 1-4 MiB on 4, 0.94-0.97 at 1-4 MiB on 16, but 1.06 at 64 MiB on 2 and 1.08 at
-     * 16 MiB on 16; results/coll/device-16core-2026-11-26-stop21). */
+     * writes that block anywhere). Beyond that the buffers live in memory: f32 on AVX-512 CPUs
+     * is reduced and stored into every dst in one pass of non-temporal stores
+     * (vsym_coll_reduce_push_stream: 16 MiB between 2 ranks on the 2-core AMD host 0.74-1.01 ms
+     * against 1.72-2.16); otherwise each block is reduced into the block buffer and copied out
+     * with non-temporal stores, which did as well as or better than storing straight into dst
+     * (16-core Xeon guest, medians of six launches against the block buffer: 0.66-0.89 of its
+     * time at 1-16 MiB on 2 ranks, 0.83-0.91 at 1-4 MiB on 4, 0.94-0.97 at 1-4 MiB on 16, but
+     * 1.06 at 64 MiB on 2 and 1.08 at 16 MiB on 16;
+     * results/coll/device-16core-2026-11-26-stop21). */
     int direct = !vsym_util_copy_streams((size_t)n * count * es);
     for (size_t o = 0; o < hi - lo; o += blk) {
         size_t m = min_sz(blk, hi - lo - o);
@@ -1215,17 +1219,16 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
         void *d2[n];
         for (int r = 0; r < n; r++)
             s2[r] = (const char *)srcs[r] + o * es;
+        for (int i = 0; i < n; i++)
+            d2[i] = db->peer[(c->me + i) % n] + doff + (lo + o) * es;
         if (direct) {
-            for (int i = 0; i < n; i++)
-                d2[i] = db->peer[(c->me + i) % n] + doff + (lo + o) * es;
             vsym_coll_reduce_push(dtype, op, d2, n, s2, n, m);
             continue;
         }
+        if (vsym_coll_reduce_push_stream(dtype, op, d2, n, s2, n, m)) continue;
         vsym_coll_reduce(dtype, op, tmp, s2, n, m);
-        for (int i = 0; i < n; i++) {
-            int r = (c->me + i) % n;
-            vsym_util_copy_part(db->peer[r] + doff + (lo + o) * es, tmp, m * es, count * es);
-        }
+        for (int i = 0; i < n; i++)
+            vsym_util_copy_part(d2[i], tmp, m * es, count * es);
     }
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);

@@ -1,0 +1,43 @@
+/* The check core_no_pcopy and core_ptracer share: a 1 MiB all-to-all of ordinary buffers (the
+ * size from which the library reads the peers' src with process-to-process copies where they are
+ * allowed) takes the path want_path and moves every element right. The buffers stay allocated
+ * for the caller (*src_p, *dst_p: total elements each, n blocks of *count_p), which frees them. */
+#ifndef VSYM_CONFORMANCE_PCOPY_ALLTOALL_H
+#define VSYM_CONFORMANCE_PCOPY_ALLTOALL_H
+
+#include "harness.h"
+#include <vsym/coll.h>
+
+static inline float pcopy_value(int sender, size_t index)
+{
+    return (float)(sender * 100003 + (int)(index % 100000));
+}
+
+static inline void pcopy_alltoall(vsym_team_t *team, const char *want_path, const char *what,
+                                  float **src_p, float **dst_p, size_t *count_p)
+{
+    int n = vsym_team_size(team), me = vsym_team_rank(team);
+    vsym_coll_t *c;
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    size_t count = ((size_t)1 << 20) / sizeof(float) / (size_t)n + 1, total = count * (size_t)n;
+    float *src = malloc(total * sizeof(float)), *dst = malloc(total * sizeof(float));
+    VSYM_CHECK(src != NULL && dst != NULL, "malloc");
+    for (size_t i = 0; i < total; i++)
+        src[i] = pcopy_value(me, i);
+    const char *path = vsym_coll_path(c, VSYM_COLL_KIND_ALLTOALL, src, dst, count, VSYM_DTYPE_F32,
+                                      0, VSYM_COLL_AUTO);
+    VSYM_CHECK(path != NULL && strcmp(path, want_path) == 0,
+               "all-to-all of 1 MiB %s: path %s, expected %s", what, path ? path : "NULL",
+               want_path);
+    VSYM_CHECK_OK(vsym_coll_alltoall(c, src, dst, count, VSYM_DTYPE_F32, VSYM_COLL_AUTO));
+    for (int r = 0; r < n; r++)
+        for (size_t i = 0; i < count; i++)
+            VSYM_CHECK(dst[(size_t)r * count + i] == pcopy_value(r, (size_t)me * count + i),
+                       "all-to-all %s: element %zu of block %d", what, i, r);
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    *src_p = src;
+    *dst_p = dst;
+    *count_p = count;
+}
+
+#endif
