@@ -1113,10 +1113,11 @@ int main(int argc, char **argv)
     if (n > 1 && !transport_scope) t_missing_rank(world);
     if (!transport_scope) t_buffer_order(world); /* the broadcast reads the root's buffer */
     if (!transport_scope) t_symmetric_broadcast(world, 1);
-    /* Every push of a result non-temporal. */
+    /* Every push of a result non-temporal (and the reduce-scatter's stores). */
     setenv("VSYM_NT_THRESHOLD", "4K", 1);
     VSYM_CHECK_OK(vsym_settings_check());
     t_symmetric(world, "4K");
+    t_symmetric_gathers(world, 0);
     unsetenv("VSYM_NT_THRESHOLD");
     VSYM_CHECK_OK(vsym_settings_check());
     int reps = slow ? 3 : 1;

@@ -1914,7 +1914,12 @@ static vsym_status_t rs_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, cons
         srcs[r] = sb->peer[r] + off;
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
-    vsym_coll_reduce(dtype, op, dst, srcs, c->n, count);
+    /* Inputs that together fill half the last-level cache live in memory: dst written with
+     * non-temporal stores where the kernel has them (as the all-reduce's pushes). */
+    void *d[1] = {dst};
+    if (!vsym_util_copy_streams((size_t)c->n * (size_t)c->n * count * vsym_dtype_size(dtype)) ||
+        !vsym_coll_reduce_push_stream(dtype, op, d, 1, srcs, c->n, count))
+        vsym_coll_reduce(dtype, op, dst, srcs, c->n, count);
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     return VSYM_OK;
