@@ -9,35 +9,22 @@
  * every byte it would have written into an ordinary receive buffer, and moves them right. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stddef.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
-#if defined(__x86_64__)
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#endif
-#include "harness.h"
-#include "pcopy_alltoall.h"
+#include "pcopy_common.h"
 #include <vsym/copy.h>
 
 /* 0 once installed; -1 where it cannot be (another architecture, no seccomp). */
 static int block_process_copies(void)
 {
 #if defined(__x86_64__)
-    struct sock_filter f[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    const struct sock_filter rules[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_readv, 2, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_writev, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
     };
-    struct sock_fprog prog = {(unsigned short)(sizeof(f) / sizeof(f[0])), f};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0 ? 0 : -1;
+    return pcopy_seccomp(rules, sizeof(rules) / sizeof(rules[0]));
 #else
     return -1;
 #endif

@@ -9,17 +9,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
-#include <stddef.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
-#if defined(__x86_64__)
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#endif
-#include "harness.h"
-#include "pcopy_alltoall.h"
+#include "pcopy_common.h"
 
 static volatile sig_atomic_t ptracer_calls;
 
@@ -43,10 +35,7 @@ static int trap_set_ptracer(void)
     sa.sa_sigaction = on_sigsys;
     sa.sa_flags = SA_SIGINFO;
     if (sigaction(SIGSYS, &sa, NULL) != 0) return -1;
-    struct sock_filter f[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    const struct sock_filter rules[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -55,9 +44,7 @@ static int trap_set_ptracer(void)
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
-    struct sock_fprog prog = {(unsigned short)(sizeof(f) / sizeof(f[0])), f};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0 ? 0 : -1;
+    return pcopy_seccomp(rules, sizeof(rules) / sizeof(rules[0]));
 #else
     return -1;
 #endif

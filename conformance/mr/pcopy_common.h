@@ -1,12 +1,44 @@
-/* The check core_no_pcopy and core_ptracer share: a 1 MiB all-to-all of ordinary buffers (the
- * size from which the library reads the peers' src with process-to-process copies where they are
- * allowed) takes the path want_path and moves every element right. The buffers stay allocated
- * for the caller (*src_p, *dst_p: total elements each, n blocks of *count_p), which frees them. */
-#ifndef VSYM_CONFORMANCE_PCOPY_ALLTOALL_H
-#define VSYM_CONFORMANCE_PCOPY_ALLTOALL_H
+/* What core_no_pcopy and core_ptracer share: installing a seccomp filter, and a check of the
+ * 1 MiB all-to-all of ordinary buffers. */
+#ifndef VSYM_CONFORMANCE_PCOPY_COMMON_H
+#define VSYM_CONFORMANCE_PCOPY_COMMON_H
 
+#include <stddef.h>
+#include <sys/prctl.h>
+#if defined(__x86_64__)
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#endif
 #include "harness.h"
 #include <vsym/coll.h>
+
+/* A seccomp filter for this process and its threads: anything but an x86-64 system call allowed,
+ * then the given rules (up to 29, starting with the load of what they test). 0 once installed;
+ * -1 where it cannot be (another architecture, no seccomp). */
+static inline int pcopy_seccomp(const void *rules, size_t nrules)
+{
+#if defined(__x86_64__)
+    struct sock_filter f[32] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    if (nrules > 29) return -1;
+    memcpy(f + 3, rules, nrules * sizeof(f[0]));
+    struct sock_fprog prog = {(unsigned short)(3 + nrules), f};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0 ? 0 : -1;
+#else
+    (void)rules, (void)nrules;
+    return -1;
+#endif
+}
+
+/* A 1 MiB all-to-all of ordinary buffers (the size from which the library reads the peers' src
+ * with process-to-process copies where they are allowed) takes the path want_path and moves every
+ * element right. The buffers stay allocated for the caller (*src_p, *dst_p: n blocks of
+ * *count_p elements each), which frees them. */
 
 static inline float pcopy_value(int sender, size_t index)
 {
