@@ -1060,19 +1060,76 @@ __attribute__((target("avx512f"))) static void bf16_push_stream_512(vsym_red_op_
     }
     _mm_sfence();
 }
+
+/* f16 (F16C's conversions, as the f16 kernels above): a line of 32 elements converted to two
+ * vectors of floats per source, combined, rounded once and streamed out. n a multiple of 32. */
+__attribute__((target("avx512f"))) static void f16_push_stream_512(vsym_red_op_t op,
+                                                                   uint16_t *const *d, int nd,
+                                                                   const uint16_t *const *s, int ns,
+                                                                   size_t n)
+{
+    for (size_t i = 0; i < n; i += 32) {
+        __m512 lo = F16W_LOAD(s[0] + i), hi = F16W_LOAD(s[0] + i + 16);
+        for (int k = 1; k < ns; k++) {
+            lo = F32W_V(op, lo, F16W_LOAD(s[k] + i));
+            hi = F32W_V(op, hi, F16W_LOAD(s[k] + i + 16));
+        }
+        __m512i r = _mm512_inserti64x4(_mm512_castsi256_si512(F16W_HALF(lo)), F16W_HALF(hi), 1);
+        for (int k = 0; k < nd; k++)
+            _mm512_stream_si512((void *)(d[k] + i), r);
+    }
+    _mm_sfence();
+}
+
+/* f64, four lines at a time as f32. n a multiple of 8. */
+#define F64W_V(op, a, b)                                                                           \
+    ((op) == VSYM_RED_MIN                                                                          \
+         ? _mm512_mask_blend_pd(_mm512_cmp_pd_mask((b), (a), _CMP_LT_OQ), (a), (b))                \
+     : (op) == VSYM_RED_MAX                                                                        \
+         ? _mm512_mask_blend_pd(_mm512_cmp_pd_mask((b), (a), _CMP_GT_OQ), (a), (b))                \
+         : _mm512_add_pd((a), (b)))
+
+__attribute__((target("avx512f"))) static void f64_push_stream_512(vsym_red_op_t op,
+                                                                   double *const *d, int nd,
+                                                                   const double *const *s, int ns,
+                                                                   size_t n)
+{
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m512d v[4];
+        for (int u = 0; u < 4; u++)
+            v[u] = _mm512_loadu_pd(s[0] + i + 8 * u);
+        for (int k = 1; k < ns; k++)
+            for (int u = 0; u < 4; u++)
+                v[u] = F64W_V(op, v[u], _mm512_loadu_pd(s[k] + i + 8 * u));
+        for (int k = 0; k < nd; k++)
+            for (int u = 0; u < 4; u++)
+                _mm512_stream_pd(d[k] + i + 8 * u, v[u]);
+    }
+    for (; i < n; i += 8) {
+        __m512d v = _mm512_loadu_pd(s[0] + i);
+        for (int k = 1; k < ns; k++)
+            v = F64W_V(op, v, _mm512_loadu_pd(s[k] + i));
+        for (int k = 0; k < nd; k++)
+            _mm512_stream_pd(d[k] + i, v);
+    }
+    _mm_sfence();
+}
 #endif
 
 int vsym_coll_reduce_push_stream(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
                                  const void *const *srcs, int nsrc, size_t count)
 {
 #if defined(__x86_64__)
-    const int bf = dtype == VSYM_DTYPE_BF16;
-    if ((dtype != VSYM_DTYPE_F32 && !bf) || !have_avx512bw() || ndst < 1 || ndst > 64 || nsrc < 1 ||
-        nsrc > 64 || count < 64)
+    /* f16 from one source would pass through floats, which quiets a signaling NaN that the
+     * copy vsym_coll_reduce makes keeps. */
+    const int known = dtype == VSYM_DTYPE_F32 || dtype == VSYM_DTYPE_BF16 ||
+                      dtype == VSYM_DTYPE_F64 || (dtype == VSYM_DTYPE_F16 && nsrc > 1);
+    if (!known || !have_avx512bw() || ndst < 1 || ndst > 64 || nsrc < 1 || nsrc > 64 || count < 64)
         return 0;
     /* The destinations on one offset modulo 64 bytes, a whole number of elements: the head up
      * to the next 64 bytes and the tail after the last whole vector the ordinary way. */
-    const size_t es = bf ? 2 : 4, vec = 64 / es;
+    const size_t es = vsym_dtype_size(dtype), vec = 64 / es;
     const uintptr_t mis = (uintptr_t)dsts[0] & 63;
     if (mis % es) return 0;
     for (int k = 1; k < ndst; k++)
@@ -1089,9 +1146,13 @@ int vsym_coll_reduce_push_stream(vsym_dtype_t dtype, vsym_red_op_t op, void *con
         s[k] = (const char *)srcs[k] + head * es;
     }
     if (head) vsym_coll_reduce_push(dtype, op, dh, ndst, sh, nsrc, head);
-    if (bf)
+    if (dtype == VSYM_DTYPE_BF16)
         bf16_push_stream_512(op, (uint16_t *const *)d, ndst, (const uint16_t *const *)s, nsrc,
                              body);
+    else if (dtype == VSYM_DTYPE_F16)
+        f16_push_stream_512(op, (uint16_t *const *)d, ndst, (const uint16_t *const *)s, nsrc, body);
+    else if (dtype == VSYM_DTYPE_F64)
+        f64_push_stream_512(op, (double *const *)d, ndst, (const double *const *)s, nsrc, body);
     else
         f32_push_stream_512(op, (float *const *)d, ndst, (const float *const *)s, nsrc, body);
     if (head + body < count) {
