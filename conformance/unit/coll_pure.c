@@ -525,7 +525,7 @@ static void test_reduce_alias(void)
  * length) against the definition computed here one element at a time: every source converted to
  * f32, combined left to right, rounded once. Random bits, so NaNs, infinities, subnormals and
  * halfway cases all occur; a NaN result must be a NaN (its payload is the CPU's choice). */
-/* vsym_coll_reduce_push_stream (f32, f64, f16, bf16 with AVX-512, non-temporal stores) against
+/* vsym_coll_reduce_push_stream (every dtype with AVX-512, non-temporal stores) against
  * vsym_coll_reduce: every op, 1-5 sources (f16: 2-5; from one it refuses), 1-3 destinations on
  * one offset modulo 64 bytes, counts around its vector widths, every element of every destination
  * and the bytes just outside; in place (destination 0 = source 0); destinations on different
@@ -536,6 +536,8 @@ static void test_push_stream(void)
     static float srcf[K][N];
     static double srcd[K][N], want[N];
     static uint16_t srch[K][N], srcg[K][N];
+    static uint32_t srci[K][N];
+    static uint64_t srcl[K][N];
     static _Alignas(64) unsigned char dbuf[D][(N + 64) * 8 + 2 * G];
     if (!vsym_coll_reduce_wide(-1)) {
         printf("coll_pure: no AVX-512 here: the streaming push is not used, its test not run\n");
@@ -548,14 +550,17 @@ static void test_push_stream(void)
             srcd[k][i] = (double)srcf[k][i] / 3;
             srch[k][i] = vsym_coll_f32_to_bf16(srcf[k][i] * 1.001f);
             srcg[k][i] = vsym_coll_f32_to_f16(srcf[k][i] * 1.001f);
+            srci[k][i] = (uint32_t)rand() * 2654435761u;
+            srcl[k][i] = ((uint64_t)rand() << 33) ^ ((uint64_t)rand() << 2) ^ (uint64_t)k;
         }
     const size_t counts[] = {64, 65, 79, 80, 127, 128, 129, 1000, 4107};
-    const vsym_dtype_t dts[] = {VSYM_DTYPE_F32, VSYM_DTYPE_BF16, VSYM_DTYPE_F16, VSYM_DTYPE_F64};
+    const vsym_dtype_t dts[] = {VSYM_DTYPE_F32, VSYM_DTYPE_BF16, VSYM_DTYPE_F16, VSYM_DTYPE_F64,
+                                VSYM_DTYPE_I32, VSYM_DTYPE_I64,  VSYM_DTYPE_U64};
     int cases = 0;
-    for (int dt = 0; dt < 4; dt++) {
+    for (int dt = 0; dt < 7; dt++) {
         const vsym_dtype_t dtype = dts[dt];
         const size_t es = vsym_dtype_size(dtype), mis[] = {0, es, 64 - es};
-        for (int op = VSYM_RED_SUM; op <= VSYM_RED_MAX; op++)
+        for (int op = VSYM_RED_SUM; op <= (dt < 4 ? VSYM_RED_MAX : VSYM_RED_PROD); op++)
             for (int ns = 1; ns <= K; ns++)
                 for (int nd = 1; nd <= D; nd++)
                     for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
@@ -567,13 +572,16 @@ static void test_push_stream(void)
                                 srcs[k] = dt == 0   ? (const void *)srcf[k]
                                           : dt == 1 ? (const void *)srch[k]
                                           : dt == 2 ? (const void *)srcg[k]
-                                                    : (const void *)srcd[k];
+                                          : dt == 3 ? (const void *)srcd[k]
+                                          : dt == 4 ? (const void *)srci[k]
+                                                    : (const void *)srcl[k];
                             vsym_coll_reduce(dtype, (vsym_red_op_t)op, want, srcs, ns, n);
                             for (int k = 0; k < nd; k++) {
                                 memset(dbuf[k], 0xA5, sizeof(dbuf[k]));
                                 dsts[k] = dbuf[k] + G + mis[m];
                             }
-                            const int refuse = dtype == VSYM_DTYPE_F16 && ns == 1;
+                            const int refuse = (dtype == VSYM_DTYPE_F16 && ns == 1) ||
+                                               (dt >= 4 && !__builtin_cpu_supports("avx512dq"));
                             VSYM_CHECK(vsym_coll_reduce_push_stream(dtype, (vsym_red_op_t)op, dsts,
                                                                     nd, srcs, ns, n) == !refuse,
                                        "push_stream %s, %d sources: %zu elements at offset %zu %s",
@@ -619,15 +627,15 @@ static void test_push_stream(void)
     VSYM_CHECK(vsym_coll_reduce_push_stream(VSYM_DTYPE_F32, VSYM_RED_SUM, apart, 2, two, 2, 1000) ==
                    0,
                "push_stream took destinations 8 bytes apart modulo 64");
-    VSYM_CHECK(vsym_coll_reduce_push_stream(VSYM_DTYPE_I32, VSYM_RED_SUM, apart, 1, two, 2, 1000) ==
-                   0,
-               "push_stream took i32");
+    VSYM_CHECK(
+        vsym_coll_reduce_push_stream(VSYM_DTYPE_COUNT, VSYM_RED_SUM, apart, 1, two, 2, 1000) == 0,
+        "push_stream took an unknown dtype");
     VSYM_CHECK(vsym_coll_reduce_push_stream(VSYM_DTYPE_BF16, VSYM_RED_SUM,
                                             (void *[]){dbuf[0] + G + 1}, 1, two, 2, 1000) == 0,
                "push_stream took bf16 destinations half an element off");
     for (size_t i = 0; i < sizeof(dbuf[0]); i++)
         VSYM_CHECK(dbuf[0][i] == 0xA5 && dbuf[1][i] == 0xA5, "a refused push_stream wrote");
-    VSYM_CHECK(cases == 4 * 3 * K * D * 9 * 3, "push_stream cases %d", cases);
+    VSYM_CHECK(cases == (4 * 3 + 3 * 4) * K * D * 9 * 3, "push_stream cases %d", cases);
 }
 
 static void test_half_reduce(void)

@@ -34,9 +34,9 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
 
 /* vsym_coll_reduce_push with non-temporal stores into the destinations, for buffers that live
  * in memory (no read of a destination line before it is written); 1 if done, 0 where it cannot
- * run (returns before touching anything: a dtype other than f32, f64, f16 and bf16, f16 from
- * one source, a CPU without AVX-512, destinations on different offsets modulo 64 bytes or
- * between elements). In place as
+ * run (returns before touching anything: f16 from one source, a CPU without AVX-512 (for the
+ * integer dtypes AVX-512DQ), destinations on different offsets modulo 64 bytes or between
+ * elements). In place as
  * vsym_coll_reduce_push: every source of a vector is read before the result is stored. */
 int vsym_coll_reduce_push_stream(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
                                  const void *const *srcs, int nsrc, size_t count);
