@@ -1118,6 +1118,9 @@ int main(int argc, char **argv)
     VSYM_CHECK_OK(vsym_settings_check());
     t_symmetric(world, "4K");
     t_symmetric_gathers(world, 0);
+    /* Through the scratch, the stores into an out-of-place dst of ordinary buffers
+     * non-temporal too (from 4 KiB of the ranks' src and dst together). */
+    suite(world, "world (dst streamed from 4K)", 0);
     unsetenv("VSYM_NT_THRESHOLD");
     VSYM_CHECK_OK(vsym_settings_check());
     int reps = slow ? 3 : 1;

@@ -15,7 +15,8 @@
  * What a rank publishes is copied with vsym_util_copy (VSYM_NT_THRESHOLD): non-temporal stores
  * leave the lines clean in memory rather than modified in this core's cache, which the readers
  * on other cores would otherwise have to snoop; the broadcast and the all-gather stream from
- * smaller sizes where that was measured faster (VSYM_COLL_STREAM_MIN, stream_publish). */
+ * smaller sizes where that was measured faster (VSYM_COLL_STREAM_MIN, stream_publish). Beyond
+ * the same threshold, a rank's stores into its own out-of-place dst stream too (dst_streams). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -900,6 +901,46 @@ static void copy_bytes(void *dst, const void *src, size_t len)
     if (dst != src && len > 0) memmove(dst, src, len);
 }
 
+static int apart(const void *a, size_t alen, const void *b, size_t blen)
+{
+    return (const char *)a + alen <= (const char *)b || (const char *)b + blen <= (const char *)a;
+}
+
+/* Whether a call through the scratch stores into the caller's dst with non-temporal stores:
+ * where the n ranks' src (slen bytes each) and dst (dlen) together pass the streaming threshold
+ * (VSYM_NT_THRESHOLD, half the last-level cache), dst lies in memory, and an ordinary store
+ * into a line not in cache reads it first; not where src and dst overlap (in place, the lines
+ * of dst were read as src moments before and are in cache: streaming them was 1.10-1.16x
+ * slower). The call fences once before it returns (dst_fence). */
+static int dst_streams(int overlap, size_t slen, size_t dlen, int n)
+{
+    return !overlap && vsym_util_copy_streams((slen + dlen) * (size_t)n);
+}
+
+/* A copy into dst, streamed where dst_streams said so. */
+static void dst_copy(void *dst, const void *src, size_t len, int stream)
+{
+    if (stream)
+        vsym_util_copy_stream(dst, src, len);
+    else
+        copy_bytes(dst, src, len);
+}
+
+/* The sources reduced into dst, streamed where dst_streams said so (the streaming pass where
+ * the CPU has it for the dtype, else the ordinary kernel). */
+static void dst_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
+                       int n, size_t count, int stream)
+{
+    void *d[1] = {dst};
+    if (stream && vsym_coll_reduce_push_stream(dtype, op, d, 1, srcs, n, count)) return;
+    vsym_coll_reduce(dtype, op, dst, srcs, n, count);
+}
+
+static void dst_fence(int stream)
+{
+    if (stream) vsym_util_copy_fence();
+}
+
 /* A rank's copy of what it publishes into its scratch for readers that copy all of it out
  * (broadcast, all-gather): streamed (non-temporal stores, fenced before the barrier tells the
  * readers) when stream is set, which leaves the lines in memory rather than modified in this
@@ -943,13 +984,13 @@ static vsym_status_t xch_blocks(vsym_coll_t *c, const char *src, char *dst, size
 /* The all-gather half of a two-shot step: segment r of a chunk of m elements (starting at element
  * off of dst) is read from rank r's current barrier region, where r left it reduced. */
 static vsym_status_t gather_segments(vsym_coll_t *c, int n, char *dst, size_t off, size_t m,
-                                     size_t es)
+                                     size_t es, int stream)
 {
     for (int r = 0; r < n; r++) {
         size_t rlo = seg_lo(m, n, r), rhi = seg_lo(m, n, r + 1);
         const char *p;
         VSYM_TRY(vsym_coll_bar_peer(c, r, rlo * es, (rhi - rlo) * es, &p));
-        copy_bytes(dst + (off + rlo) * es, p, (rhi - rlo) * es);
+        dst_copy(dst + (off + rlo) * es, p, (rhi - rlo) * es, stream);
     }
     return VSYM_OK;
 }
@@ -1153,6 +1194,8 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
     size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es;
     int n = c->n;
     const void *srcs[n];
+    const int stream =
+        dst_streams(!apart(src, count * es, dst, count * es), count * es, count * es, n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
@@ -1165,9 +1208,10 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
          * above, so none still reads what the region held two phases ago. */
         vsym_coll_reduce(dtype, op, vsym_coll_bar_buf(c) + lo * es, srcs, n, hi - lo);
         VSYM_TRY(vsym_coll_bar_sync(c));
-        VSYM_TRY(gather_segments(c, n, dst, off, m, es));
+        VSYM_TRY(gather_segments(c, n, dst, off, m, es, stream));
         vsym_coll_bar_next(c);
     }
+    dst_fence(stream);
     return VSYM_OK;
 }
 
@@ -1242,6 +1286,8 @@ static vsym_status_t ar_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
 {
     int n = c->n, me = c->me, left = (me + n - 1) % n, right = (me + 1) % n;
     size_t es = vsym_dtype_size(dtype), maxe = (c->chunk / es) * (size_t)n;
+    const int stream =
+        dst_streams(!apart(src, count * es, dst, count * es), count * es, count * es, n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         const char *s = src + off * es;
@@ -1263,18 +1309,19 @@ static vsym_status_t ar_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
                     const void *in[2] = {l, s + klo * es};
                     vsym_coll_reduce(dtype, op, next, in, 2, klen);
                     if (step == n - 2) /* final: segment me + 1 */
-                        memcpy(d + klo * es, next, klen * es);
+                        dst_copy(d + klo * es, next, klen * es, stream);
                 } else {
                     memcpy(next, l, klen * es);
-                    memcpy(d + klo * es, l, klen * es);
+                    dst_copy(d + klo * es, l, klen * es, stream);
                 }
             } else {
-                memcpy(d + klo * es, l, klen * es);
+                dst_copy(d + klo * es, l, klen * es, stream);
             }
             VSYM_TRY(pw_done(c, left));
             pw_next(c);
         }
     }
+    dst_fence(stream);
     return VSYM_OK;
 }
 
@@ -1409,7 +1456,7 @@ static vsym_status_t ar_hier(vsym_coll_t *c, const char *src, char *dst, size_t 
         VSYM_TRY(
             vsym_coll_allreduce(c->inter_coll, mine, mine, hi - lo, dtype, op, VSYM_COLL_AUTO));
         VSYM_TRY(vsym_coll_bar_sync(nc));
-        VSYM_TRY(gather_segments(nc, L, dst, off, m, es));
+        VSYM_TRY(gather_segments(nc, L, dst, off, m, es, 0));
         vsym_coll_bar_next(nc);
     }
     return VSYM_OK;
@@ -1498,11 +1545,6 @@ static int pcopy_allowed(const vsym_coll_t *c, size_t bytes, vsym_coll_algo_t al
 }
 
 /* Whether [a, a + alen) and [b, b + blen) do not overlap. */
-static int apart(const void *a, size_t alen, const void *b, size_t blen)
-{
-    return (const char *)a + alen <= (const char *)b || (const char *)b + blen <= (const char *)a;
-}
-
 /* The path of an all-reduce (of more than one rank and element) whose algorithm resolved to
  * algo (chosen: left to the library); *sb_p, *db_p the symmetric buffers of src and dst for
  * P_ZEROCOPY. Local. */
@@ -1685,6 +1727,8 @@ static vsym_status_t ag_oneshot(vsym_coll_t *c, const char *src, char *dst, size
     /* This rank's block straight from src (in cache; a streamed publish left the scratch's copy
      * in memory; in place nothing to copy), unless src overlaps dst other than in place. */
     const int own = dst + (size_t)c->me * len == src || apart(src, len, dst, (size_t)c->n * len);
+    const size_t all = (size_t)c->n * len;
+    const int dstream = dst_streams(!apart(src, len, dst, all), len, all, c->n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         stream_publish(vsym_coll_bar_buf(c), src + off * es, m * es, stream);
@@ -1692,23 +1736,25 @@ static vsym_status_t ag_oneshot(vsym_coll_t *c, const char *src, char *dst, size
         for (int r = 0; r < c->n; r++) {
             const char *p = src + off * es;
             if (!own || r != c->me) VSYM_TRY(vsym_coll_bar_peer(c, r, 0, m * es, &p));
-            copy_bytes(dst + ((size_t)r * count + off) * es, p, m * es);
+            dst_copy(dst + ((size_t)r * count + off) * es, p, m * es, dstream);
         }
         vsym_coll_bar_next(c);
     }
+    dst_fence(dstream);
     return VSYM_OK;
 }
 
 static vsym_status_t ag_ring(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es)
 {
     int n = c->n, me = c->me, left = (me + n - 1) % n, right = (me + 1) % n;
-    size_t maxe = c->chunk / es;
+    size_t maxe = c->chunk / es, all = (size_t)n * count * es;
+    const int stream = dst_streams(!apart(src, count * es, dst, all), count * es, all, n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf;
         VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
         memcpy(buf, src + off * es, len);
-        copy_bytes(dst + ((size_t)me * count + off) * es, src + off * es, len);
+        dst_copy(dst + ((size_t)me * count + off) * es, src + off * es, len, stream);
         for (int step = 0; step < n - 1; step++) {
             int k = (me - step - 1 + n) % n;
             const char *l;
@@ -1719,11 +1765,12 @@ static vsym_status_t ag_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
                 VSYM_TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
                 memcpy(next, l, len);
             }
-            memcpy(dst + ((size_t)k * count + off) * es, l, len);
+            dst_copy(dst + ((size_t)k * count + off) * es, l, len, stream);
             VSYM_TRY(pw_done(c, left));
             pw_next(c);
         }
     }
+    dst_fence(stream);
     return VSYM_OK;
 }
 
@@ -1812,6 +1859,8 @@ static vsym_status_t blocks_oneshot(vsym_coll_t *c, const char *src, char *dst, 
      * reduce-scatter reads it from src (same bits, same order) where dst lies apart from src. */
     const int own = dtype == VSYM_DTYPE_COUNT ? src == dst || apart(src, all, dst, all)
                                               : apart(src, all, dst, count * es);
+    const size_t dlen = dtype == VSYM_DTYPE_COUNT ? all : count * es;
+    const int stream = dst_streams(!apart(src, all, dst, dlen), all, dlen, n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf = vsym_coll_bar_buf(c);
@@ -1824,12 +1873,13 @@ static vsym_status_t blocks_oneshot(vsym_coll_t *c, const char *src, char *dst, 
             if (!own || r != c->me) VSYM_TRY(bar_peer_v(c, r, (size_t)c->me * len, len, &srcs[r]));
         }
         if (dtype != VSYM_DTYPE_COUNT)
-            vsym_coll_reduce(dtype, op, dst + off * es, srcs, n, m);
+            dst_reduce(dtype, op, dst + off * es, srcs, n, m, stream);
         else
             for (int r = 0; r < n; r++)
-                copy_bytes(dst + ((size_t)r * count + off) * es, srcs[r], len);
+                dst_copy(dst + ((size_t)r * count + off) * es, srcs[r], len, stream);
         vsym_coll_bar_next(c);
     }
+    dst_fence(stream);
     return VSYM_OK;
 }
 
@@ -1875,7 +1925,8 @@ static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
                              vsym_dtype_t dtype, vsym_red_op_t op)
 {
     int n = c->n, me = c->me, left = (me + n - 1) % n, right = (me + 1) % n;
-    size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es;
+    size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es, all = (size_t)n * count * es;
+    const int stream = dst_streams(!apart(src, all, dst, count * es), all, count * es, n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf;
@@ -1892,12 +1943,13 @@ static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
                 VSYM_TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
                 vsym_coll_reduce(dtype, op, next, in, 2, m);
             } else {
-                vsym_coll_reduce(dtype, op, dst + off * es, in, 2, m);
+                dst_reduce(dtype, op, dst + off * es, in, 2, m, stream);
             }
             VSYM_TRY(pw_done(c, left));
             pw_next(c);
         }
     }
+    dst_fence(stream);
     return VSYM_OK;
 }
 
@@ -1954,19 +2006,22 @@ static vsym_status_t bc_oneshot(vsym_coll_t *c, const char *src, char *dst, size
 {
     size_t maxe = c->chunk / es;
     const int stream = count * es >= c->bc_stream_min;
+    const int dstream = dst_streams(c->me == root && !apart(src, count * es, dst, count * es),
+                                    count * es, count * es, c->n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         if (c->me == root) stream_publish(vsym_coll_bar_buf(c), src + off * es, len, stream);
         VSYM_TRY(vsym_coll_bar_sync(c));
         if (c->me == root) {
-            copy_bytes(dst + off * es, src + off * es, len);
+            dst_copy(dst + off * es, src + off * es, len, dstream);
         } else {
             const char *p;
             VSYM_TRY(vsym_coll_bar_peer(c, root, 0, len, &p));
-            memcpy(dst + off * es, p, len);
+            dst_copy(dst + off * es, p, len, dstream);
         }
         vsym_coll_bar_next(c);
     }
+    dst_fence(dstream);
     return VSYM_OK;
 }
 
@@ -2047,6 +2102,8 @@ static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size
 {
     int n = c->n;
     size_t maxe = c->chunk / es;
+    const int stream = dst_streams(c->me == root && !apart(src, count * es, dst, count * es),
+                                   count * es, count * es, n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
@@ -2057,9 +2114,10 @@ static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size
         vsym_coll_bar_next(c);
         memcpy(vsym_coll_bar_buf(c) + lo * es, p, (hi - lo) * es);
         VSYM_TRY(vsym_coll_bar_sync(c));
-        VSYM_TRY(gather_segments(c, n, dst, off, m, es));
+        VSYM_TRY(gather_segments(c, n, dst, off, m, es, stream));
         vsym_coll_bar_next(c);
     }
+    dst_fence(stream);
     return VSYM_OK;
 }
 

@@ -30,7 +30,8 @@
       "collectives keep to their scratch, the copy service stages).")                              \
     X(NT_THRESHOLD, SIZE, "auto", "",                                                              \
       "Shared-memory copies of at least this size use non-temporal stores, and so do the copy "    \
-      "service's rows and local copies once a run moves that many bytes (auto: half the "          \
+      "service's rows and local copies once a run moves that many bytes, and a collective's "      \
+      "stores into its results once the ranks' buffers together reach it (auto: half the "         \
       "last-level cache of the rank's CPU, from sysfs; 0: never).")                                \
     X(DEVICE, STRING, "", "",                                                                      \
       "RDMA device to use (empty: the active device closest to the CPUs).")                        \
