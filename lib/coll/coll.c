@@ -907,14 +907,21 @@ static int apart(const void *a, size_t alen, const void *b, size_t blen)
 }
 
 /* Whether a call through the scratch stores into the caller's dst with non-temporal stores:
- * where the n ranks' src (slen bytes each) and dst (dlen) together pass the streaming threshold
- * (VSYM_NT_THRESHOLD, half the last-level cache), dst lies in memory, and an ordinary store
- * into a line not in cache reads it first; not where src and dst overlap (in place, the lines
- * of dst were read as src moments before and are in cache: streaming them was 1.10-1.16x
- * slower). The call fences once before it returns (dst_fence). */
+ * where the n ranks' src (slen bytes each) and dst (dlen) together reach twice the streaming
+ * threshold (VSYM_NT_THRESHOLD; with auto, the whole last-level cache), a call passes through
+ * more than the cache holds, dst is no longer there when the next call writes it, and an
+ * ordinary store into a line not in cache reads it first. Below that the lines of dst are
+ * still in the cache: 2-core AMD host, launches taking turns, 2 ranks out of place, streaming
+ * from the threshold made the 4 MiB all-reduce (16 MiB over the ranks) and the 8 MiB
+ * reduce-scatter (24 MiB) 1.2x slower; from twice it, medians of three launches against the
+ * stores before, all-reduce 0.67-0.90 at 8-64 MiB, all-gather 0.65-0.74 and broadcast
+ * 0.65-0.78 at 16-64 MiB, reduce-scatter 0.91-1.02; 16-core Intel guest at 16 ranks 0.70-0.87,
+ * reduce-scatter 1.02 (results/coll/dev-2core-zen4-2026-11-27-stop33 and device-16core-...).
+ * Not where src and dst overlap (in place, the lines of dst were read as src moments before:
+ * streaming them was 1.10-1.16x slower). The call fences once before it returns (dst_fence). */
 static int dst_streams(int overlap, size_t slen, size_t dlen, int n)
 {
-    return !overlap && vsym_util_copy_streams((slen + dlen) * (size_t)n);
+    return !overlap && vsym_util_copy_streams((slen + dlen) * (size_t)n / 2);
 }
 
 /* A copy into dst, streamed where dst_streams said so. */
