@@ -16,7 +16,9 @@
  * symmetric heap (registered: over verbs the NIC reads it where it is, no staging copy; the
  * copy service's last put of each batch then returns before its transfer completes); receive
  * buffers are on the symmetric heap (one object, the same for both methods), so both methods
- * write with the same copy path. The put references send from the same memory.
+ * write with the same copy path. The put references send from the same memory; ordinary send
+ * memory is registered (vsym_buffer_register) for them as the copy service registers it for
+ * its peers over verbs, so that over verbs both read it in place.
  *
  * For each (pattern, size): the copy service schedules once, runs warm-up + timed runs (each
  * run timed between a barrier and its end on every rank; the run's time is the slowest rank's),
@@ -323,6 +325,9 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
         send = vsym_obj_ptr(send_obj);
     } else if ((send = malloc(send_len)) == NULL) {
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy bench: no memory for %zu bytes", send_len);
+    } else if ((st = vsym_buffer_register(b->ctx, send, send_len)) != VSYM_OK) {
+        free(send);
+        return st;
     }
     if (send_len > sent_me) memset(send + sent_me, 0, send_len - sent_me); /* the put's tail */
     st = vsym_alloc(b->world, recv_max, &recv);
@@ -504,6 +509,8 @@ out:
         st2 = vsym_obj_free(send_obj);
         if (st == VSYM_OK) st = st2;
     } else {
+        st2 = vsym_buffer_unregister(b->ctx, send);
+        if (st == VSYM_OK) st = st2;
         free(send);
     }
     return st;

@@ -312,6 +312,18 @@ static void phase_zero_copy(vsym_copy_t *svc, vsym_team_t *team, size_t block)
                "all-to-all: %llu bytes staged", (unsigned long long)st.staged_bytes);
     VSYM_CHECK(st.rendezvous_rounds == 1, "all-to-all: %llu rendezvous for touching blocks",
                (unsigned long long)st.rendezvous_rounds);
+    /* The sends to peers over verbs are registered for the NIC as one extent of the send
+     * buffer (from the lowest to the highest byte sent that way), and nothing over shm. */
+    size_t lo = SIZE_MAX, hi = 0;
+    for (int d = 0; d < n; d++) {
+        const char *tp = vsym_team_transport_of(team, d);
+        if (d == me || tp == NULL || strcmp(tp, "verbs") != 0) continue;
+        if ((size_t)d * block < lo) lo = (size_t)d * block;
+        if ((size_t)(d + 1) * block > hi) hi = (size_t)(d + 1) * block;
+    }
+    VSYM_CHECK(st.send_registered_bytes == (hi > lo ? hi - lo : 0),
+               "all-to-all: %llu send bytes registered, expected %zu",
+               (unsigned long long)st.send_registered_bytes, hi > lo ? hi - lo : 0);
     const uint64_t per_pair = (block + st.chunk_size - 1) / st.chunk_size;
     VSYM_CHECK(st.iterations == (uint64_t)(n - 1) * per_pair,
                "all-to-all: %llu iterations for %d ranks, %llu batches per pair",

@@ -110,6 +110,34 @@ int main(int argc, char **argv)
     VSYM_CHECK_STATUS(vsym_wait_until64(obj, 3, VSYM_CMP_EQ, 0, 0), VSYM_ERR_UNALIGNED, NULL);
     VSYM_CHECK_STATUS(vsym_wait_until64(obj, 0, (vsym_cmp_t)9, 0, 0), VSYM_ERR_BAD_OP, NULL);
     VSYM_CHECK_STATUS(vsym_rendezvous(world, NULL, 10, &obj), VSYM_ERR_INVALID_PARAM, "NULL");
+
+    /* Local buffers registered as the source of puts (over verbs read in place by the NIC):
+     * the bad calls, then a put from one to the next rank, every byte checked there. */
+    unsigned char *lb = malloc(4096), *kept = malloc(64);
+    VSYM_CHECK_STATUS(vsym_buffer_register(NULL, lb, 4096), VSYM_ERR_INVALID_PARAM, "NULL ctx");
+    VSYM_CHECK_STATUS(vsym_buffer_register(ctx, NULL, 4096), VSYM_ERR_INVALID_PARAM,
+                      "NULL address");
+    VSYM_CHECK_STATUS(vsym_buffer_register(ctx, lb, 0), VSYM_ERR_INVALID_PARAM, "0 bytes");
+    VSYM_CHECK_OK(vsym_buffer_register(ctx, lb, 4096));
+    VSYM_CHECK_OK(vsym_buffer_register(ctx, lb, 64));   /* a second one at the same address */
+    VSYM_CHECK_OK(vsym_buffer_register(ctx, kept, 64)); /* left to vsym_finalize */
+    for (int i = 0; i < 1024; i++)
+        lb[i] = (unsigned char)(me * 7 + i);
+    VSYM_CHECK_OK(vsym_put_nbi(obj, (me + 1) % n, 0, lb, 1024));
+    VSYM_CHECK_OK(vsym_quiet(ctx));
+    VSYM_CHECK_OK(vsym_team_barrier(world, 0));
+    const unsigned char *got = vsym_obj_ptr(obj);
+    const int left = (me + n - 1) % n;
+    for (int i = 0; i < 1024; i++)
+        VSYM_CHECK(got[i] == (unsigned char)(left * 7 + i),
+                   "put from a registered buffer: byte %d is %u, expected %u", i, got[i],
+                   (unsigned char)(left * 7 + i));
+    VSYM_CHECK_OK(vsym_team_barrier(world, 0));
+    VSYM_CHECK_OK(vsym_buffer_unregister(ctx, lb));
+    VSYM_CHECK_OK(vsym_buffer_unregister(ctx, lb));
+    VSYM_CHECK_STATUS(vsym_buffer_unregister(ctx, lb), VSYM_ERR_INVALID_PARAM, "not registered");
+    VSYM_CHECK_STATUS(vsym_buffer_unregister(NULL, lb), VSYM_ERR_INVALID_PARAM, "NULL ctx");
+    free(lb);
     VSYM_CHECK(strcmp(vsym_status_str(VSYM_ERR_TIMED_OUT), "timed out waiting for a peer") == 0,
                "status string");
     VSYM_CHECK(strcmp(vsym_status_name(VSYM_ERR_BAD_CHANNEL), "VSYM_ERR_BAD_CHANNEL") == 0,
@@ -139,6 +167,7 @@ int main(int argc, char **argv)
     }
     VSYM_CHECK_OK(vsym_obj_free(obj));
     VSYM_CHECK_OK(vsym_finalize(ctx));
+    free(kept); /* unregistered by vsym_finalize */
     VSYM_CHECK_OK(vsym_finalize(NULL));
     return 0;
 }

@@ -78,6 +78,8 @@ struct vsym_copy {
     int *region_round;   /* per (rank, region): rendezvous round, or -1 (staged) */
     region_t *regions;   /* this rank's receive buffer regions */
     size_t nregions;
+    region_t *send_bufs; /* this rank's send buffers registered for its peers over verbs */
+    size_t nsend_bufs;
     vsym_obj_t **round_obj; /* per rendezvous round */
     void **round_dummy;     /* per round: this rank's placeholder mapping, or NULL */
     size_t *round_size;
@@ -267,6 +269,13 @@ static vsym_status_t drop_schedule(vsym_copy_t *svc)
     free(svc->region_base);
     free(svc->region_round);
     free(svc->regions);
+    for (size_t k = 0; k < svc->nsend_bufs; k++) {
+        st2 = vsym_buffer_unregister(svc->ctx, svc->send_bufs[k].base);
+        if (st == VSYM_OK) st = st2;
+    }
+    free(svc->send_bufs);
+    svc->send_bufs = NULL;
+    svc->nsend_bufs = 0;
     free(svc->batch_staged);
     free(svc->batch_slot);
     free(svc->recv_index);
@@ -360,27 +369,14 @@ static int cmp_region_index(const void *a, const void *b)
     return cmp_region_by_base(x, y);
 }
 
-/* This rank's receive regions: the remote, non-empty receives grouped by buffer pointer (from
- * the lowest to the highest registered byte of the buffer), then regions that touch or overlap
- * in memory merged (tensors carved from one allocation become one region, so one rendezvous).
- * Every byte of a region lies in a buffer the caller passed. Sorted largest first, so that equal
- * extents of different ranks meet in the same rendezvous round. */
-static vsym_status_t build_regions(vsym_copy_t *svc)
+/* The registrations rv[idx[0..m)] grouped by buffer pointer (from the lowest to the highest
+ * registered byte of the buffer), then the groups that touch or overlap in memory merged
+ * (tensors carved from one allocation become one extent), into by_base (room for m) in address
+ * order; their number. Every byte of an extent lies in a buffer the caller passed. Sorts idx by
+ * buffer. */
+static size_t merge_extents(local_reg_t *rv, size_t *idx, size_t m, region_t *by_base)
 {
-    size_t n = svc->recvs.n;
-    local_reg_t *rv = svc->recvs.v;
-    size_t *idx = malloc((n ? n : 1) * sizeof(size_t));
-    region_t *regions = malloc((n ? n : 1) * sizeof(region_t));
-    region_t *by_base = malloc((n ? n : 1) * sizeof(region_t));
-    if (idx == NULL || regions == NULL || by_base == NULL) {
-        free(idx), free(regions), free(by_base);
-        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy schedule: no memory");
-    }
-    size_t m = 0, nb = 0, nr = 0;
-    for (size_t i = 0; i < n; i++) {
-        rv[i].region = UINT32_MAX;
-        if (rv[i].size > 0 && rv[i].peer != svc->rank) idx[m++] = i;
-    }
+    size_t nb = 0, nr = 0;
     sort_recvs = rv;
     qsort(idx, m, sizeof(size_t), cmp_recv_by_buffer);
     for (size_t k = 0; k < m;) {
@@ -404,6 +400,29 @@ static vsym_status_t build_regions(vsym_copy_t *svc)
             by_base[nr++] = by_base[k];
         }
     }
+    return nr;
+}
+
+/* This rank's receive regions: the extents of its remote, non-empty receives (merge_extents:
+ * one rendezvous each), sorted largest first, so that equal extents of different ranks meet in
+ * the same rendezvous round. */
+static vsym_status_t build_regions(vsym_copy_t *svc)
+{
+    size_t n = svc->recvs.n;
+    local_reg_t *rv = svc->recvs.v;
+    size_t *idx = malloc((n ? n : 1) * sizeof(size_t));
+    region_t *regions = malloc((n ? n : 1) * sizeof(region_t));
+    region_t *by_base = malloc((n ? n : 1) * sizeof(region_t));
+    if (idx == NULL || regions == NULL || by_base == NULL) {
+        free(idx), free(regions), free(by_base);
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy schedule: no memory");
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        rv[i].region = UINT32_MAX;
+        if (rv[i].size > 0 && rv[i].peer != svc->rank) idx[m++] = i;
+    }
+    const size_t nr = merge_extents(rv, idx, m, by_base);
     /* The largest-first order, and for each region of by_base its index in it. */
     uint32_t *perm = malloc((nr ? nr : 1) * sizeof(uint32_t));
     uint32_t *index_of = malloc((nr ? nr : 1) * sizeof(uint32_t));
@@ -439,6 +458,39 @@ static vsym_status_t build_regions(vsym_copy_t *svc)
     free(idx);
     svc->regions = regions;
     svc->nregions = nr;
+    return VSYM_OK;
+}
+
+/* Register the extents of this rank's non-empty sends to peers over verbs as buffers
+ * (vsym_buffer_register), so that the NIC reads them in place instead of the transport copying
+ * every put through its bounce slots (the symmetric heap is registered already: there it
+ * does nothing). Undone by drop_schedule. */
+static vsym_status_t register_sends(vsym_copy_t *svc)
+{
+    size_t n = svc->sends.n;
+    local_reg_t *sv = svc->sends.v;
+    size_t *idx = malloc((n ? n : 1) * sizeof(size_t));
+    region_t *by_base = malloc((n ? n : 1) * sizeof(region_t));
+    if (idx == NULL || by_base == NULL) {
+        free(idx), free(by_base);
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy schedule: no memory");
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *tp = vsym_team_transport_of(svc->team, sv[i].peer);
+        if (sv[i].size > 0 && sv[i].peer != svc->rank && tp != NULL && strcmp(tp, "verbs") == 0)
+            idx[m++] = i;
+    }
+    const size_t nr = merge_extents(sv, idx, m, by_base);
+    free(idx);
+    svc->send_bufs = by_base;
+    svc->nsend_bufs = 0;
+    for (size_t k = 0; k < nr; k++) {
+        vsym_status_t st = vsym_buffer_register(svc->ctx, by_base[k].base, by_base[k].extent);
+        if (st != VSYM_OK) return st;
+        svc->nsend_bufs++;
+        svc->stats.send_registered_bytes += by_base[k].extent;
+    }
     return VSYM_OK;
 }
 
@@ -788,6 +840,8 @@ VSYM_API vsym_status_t vsym_copy_schedule(vsym_copy_t *svc)
     compute_ns += vsym_util_time_ns() - c0;
 
     st = expose_regions(svc, extents, any_verbs, zero_copy);
+    if (st != VSYM_OK) goto err;
+    st = register_sends(svc);
     if (st != VSYM_OK) goto err;
 
     c0 = vsym_util_time_ns();

@@ -48,8 +48,17 @@ struct vsym_ctx {
     vsym_team_t *world;
     vsym_team_t *node;
     struct vsym_obj *objs; /* every live object, freed at finalize */
+    struct vsym_core_buf *bufs; /* buffers of vsym_buffer_register, unregistered at finalize */
     char host[64];
 };
+
+/* A buffer registered by vsym_buffer_register: its verbs registration (NULL without verbs). */
+typedef struct vsym_core_buf {
+    void *addr;
+    size_t len;
+    void *memh;
+    struct vsym_core_buf *next;
+} vsym_core_buf_t;
 
 struct vsym_team {
     vsym_ctx_t *ctx;

@@ -292,6 +292,8 @@ VSYM_API vsym_status_t vsym_finalize(vsym_ctx_t *ctx)
     vsym_core_team_release(ctx->world);
     while (ctx->objs != NULL)
         vsym_core_obj_release(ctx->objs);
+    while (ctx->bufs != NULL)
+        vsym_buffer_unregister(ctx, ctx->bufs->addr);
     if (ctx->verbs)
         ctx->verbs->ops->destroy(ctx->verbs);
     if (ctx->shm)

@@ -233,6 +233,44 @@ VSYM_API vsym_status_t vsym_rendezvous(vsym_team_t *team, void *buf, size_t size
     return obj_setup(team, buf, size, OBJ_RENDEZVOUS, obj_p);
 }
 
+VSYM_API vsym_status_t vsym_buffer_register(vsym_ctx_t *ctx, void *addr, size_t len)
+{
+    if (ctx == NULL || addr == NULL || len == 0)
+        return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "buffer_register: %s",
+                         ctx == NULL    ? "NULL ctx"
+                         : addr == NULL ? "NULL address"
+                                        : "0 bytes");
+    vsym_core_buf_t *b = calloc(1, sizeof(*b));
+    if (b == NULL) return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "buffer_register: no memory");
+    b->addr = addr;
+    b->len = len;
+    if (ctx->verbs != NULL && !in_arena(ctx, addr, len)) {
+        uint32_t rkey;
+        vsym_status_t st = ctx->verbs->ops->mem_reg(ctx->verbs, addr, len, &b->memh, &rkey);
+        if (st != VSYM_OK) {
+            free(b);
+            return st;
+        }
+    }
+    b->next = ctx->bufs;
+    ctx->bufs = b;
+    return VSYM_OK;
+}
+
+VSYM_API vsym_status_t vsym_buffer_unregister(vsym_ctx_t *ctx, void *addr)
+{
+    if (ctx == NULL) return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "buffer_unregister: NULL ctx");
+    for (vsym_core_buf_t **p = &ctx->bufs; *p != NULL; p = &(*p)->next) {
+        vsym_core_buf_t *b = *p;
+        if (b->addr != addr) continue;
+        if (b->memh != NULL) ctx->verbs->ops->mem_dereg(ctx->verbs, b->memh);
+        *p = b->next;
+        free(b);
+        return VSYM_OK;
+    }
+    return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "buffer_unregister: %p is not registered", addr);
+}
+
 VSYM_API vsym_status_t vsym_obj_free(vsym_obj_t *obj)
 {
     vsym_status_t st;

@@ -23,7 +23,11 @@
  * way the result is the same. Cost: exposing a buffer is a collective rendezvous per distinct
  * buffer extent (and per repeat of an extent on one rank; buffers that touch in memory count as
  * one), at most 64 of them (the smallest buffers beyond are staged), so register receives into
- * few distinct buffers (e.g. one arena with positions) when there are many.
+ * few distinct buffers (e.g. one arena with positions) when there are many. Send buffers bound
+ * for peers over verbs are registered for the NIC at schedule time (vsym_buffer_register, one
+ * registration per extent grouped the same way; local, no exchange), so that run() puts from
+ * them in place instead of copying through the transport's bounce slots; the registrations end
+ * with vsym_copy_clear() or vsym_copy_destroy().
  *
  * Schedule. vsym_copy_schedule() validates the whole registered set of the team (every rank sees
  * every error), cuts tasks into pieces of at most VSYM_COPY_CHUNK bytes, packs the pieces of each
@@ -94,6 +98,9 @@ typedef struct vsym_copy_stats {
                                    * (validation, segmenting, packing, colouring), without the
                                    * exchange and the rendezvous */
     uint64_t rendezvous_rounds;   /* team: collective rendezvous made to expose receive buffers */
+    uint64_t send_registered_bytes; /* this rank: bytes of its send buffers registered for its
+                                     * peers over verbs (vsym_buffer_register; the NIC reads them
+                                     * in place), their extents merged as the receives' */
     uint64_t greedy_iterations;   /* team: for comparison, the iterations Megatron's NVSHMEM
                                    * service's rule (one batch per rank per iteration, send or
                                    * receive, first fit) needs for the same batches */

@@ -144,6 +144,22 @@ VSYM_API vsym_status_t vsym_alloc(vsym_team_t *team, size_t size, vsym_obj_t **o
 VSYM_API vsym_status_t vsym_rendezvous(vsym_team_t *team, void *buf, size_t size,
                                        vsym_obj_t **obj_p);
 
+/* Register a local buffer as the source of puts and the destination of gets (local: nothing is
+ * exchanged; NVSHMEM's nvshmemx_buffer_register). Over verbs the NIC then reads and writes it
+ * in place instead of through the transport's bounce slots (a memory registration, which pins
+ * the pages); for memory of the symmetric heap (registered already) or with no peer over verbs
+ * nothing else happens. A non-blocking operation on it must
+ * be complete (vsym_quiet) before it is unregistered, and it must be unregistered before it is
+ * freed; vsym_finalize unregisters what is left. Registrations may overlap or repeat an
+ * address (a caller and the copy service may both register one buffer): each is undone by its
+ * own vsym_buffer_unregister. VSYM_ERR_INVALID_PARAM for a NULL ctx or address or 0 bytes; the
+ * registration's own failure (e.g. VSYM_ERR_TRANSPORT when the NIC refuses it). */
+VSYM_API vsym_status_t vsym_buffer_register(vsym_ctx_t *ctx, void *addr, size_t len);
+
+/* Undo the latest vsym_buffer_register(addr) not yet undone. VSYM_ERR_INVALID_PARAM when none is
+ * left at addr. */
+VSYM_API vsym_status_t vsym_buffer_unregister(vsym_ctx_t *ctx, void *addr);
+
 /* Free an object from vsym_alloc() or vsym_rendezvous(). Collective over its team, with a
  * barrier first so that no peer is still accessing it. NULL is a no-op. */
 VSYM_API vsym_status_t vsym_obj_free(vsym_obj_t *obj);
