@@ -403,26 +403,51 @@ static size_t merge_extents(local_reg_t *rv, size_t *idx, size_t m, region_t *by
     return nr;
 }
 
-/* This rank's receive regions: the extents of its remote, non-empty receives (merge_extents:
- * one rendezvous each), sorted largest first, so that equal extents of different ranks meet in
- * the same rendezvous round. */
-static vsym_status_t build_regions(vsym_copy_t *svc)
+/* The extents (merge_extents) of this rank's non-empty registrations of l with a remote peer,
+ * over verbs only where verbs_only is set: *by_base_p (*nr_p of them), and in *idx_p the *m_p
+ * registrations chosen, sorted by buffer. */
+static vsym_status_t remote_extents(const vsym_copy_t *svc, reg_list_t *l, int verbs_only,
+                                    size_t **idx_p, size_t *m_p, region_t **by_base_p, size_t *nr_p)
 {
-    size_t n = svc->recvs.n;
-    local_reg_t *rv = svc->recvs.v;
+    const size_t n = l->n;
     size_t *idx = malloc((n ? n : 1) * sizeof(size_t));
-    region_t *regions = malloc((n ? n : 1) * sizeof(region_t));
     region_t *by_base = malloc((n ? n : 1) * sizeof(region_t));
-    if (idx == NULL || regions == NULL || by_base == NULL) {
-        free(idx), free(regions), free(by_base);
+    if (idx == NULL || by_base == NULL) {
+        free(idx), free(by_base);
         return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy schedule: no memory");
     }
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        rv[i].region = UINT32_MAX;
-        if (rv[i].size > 0 && rv[i].peer != svc->rank) idx[m++] = i;
+        const local_reg_t *q = &l->v[i];
+        const char *tp = vsym_team_transport_of(svc->team, q->peer);
+        if (q->size > 0 && q->peer != svc->rank &&
+            (!verbs_only || (tp != NULL && strcmp(tp, "verbs") == 0)))
+            idx[m++] = i;
     }
-    const size_t nr = merge_extents(rv, idx, m, by_base);
+    *nr_p = merge_extents(l->v, idx, m, by_base);
+    *idx_p = idx;
+    *m_p = m;
+    *by_base_p = by_base;
+    return VSYM_OK;
+}
+
+/* This rank's receive regions: the extents of its remote, non-empty receives (one rendezvous
+ * each), sorted largest first, so that equal extents of different ranks meet in the same
+ * rendezvous round. */
+static vsym_status_t build_regions(vsym_copy_t *svc)
+{
+    local_reg_t *rv = svc->recvs.v;
+    for (size_t i = 0; i < svc->recvs.n; i++)
+        rv[i].region = UINT32_MAX;
+    size_t *idx, m, nr;
+    region_t *by_base;
+    vsym_status_t st = remote_extents(svc, &svc->recvs, 0, &idx, &m, &by_base, &nr);
+    if (st != VSYM_OK) return st;
+    region_t *regions = malloc((nr ? nr : 1) * sizeof(region_t));
+    if (regions == NULL) {
+        free(idx), free(by_base);
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy schedule: no memory");
+    }
     /* The largest-first order, and for each region of by_base its index in it. */
     uint32_t *perm = malloc((nr ? nr : 1) * sizeof(uint32_t));
     uint32_t *index_of = malloc((nr ? nr : 1) * sizeof(uint32_t));
@@ -467,26 +492,15 @@ static vsym_status_t build_regions(vsym_copy_t *svc)
  * does nothing). Undone by drop_schedule. */
 static vsym_status_t register_sends(vsym_copy_t *svc)
 {
-    size_t n = svc->sends.n;
-    local_reg_t *sv = svc->sends.v;
-    size_t *idx = malloc((n ? n : 1) * sizeof(size_t));
-    region_t *by_base = malloc((n ? n : 1) * sizeof(region_t));
-    if (idx == NULL || by_base == NULL) {
-        free(idx), free(by_base);
-        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "copy schedule: no memory");
-    }
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *tp = vsym_team_transport_of(svc->team, sv[i].peer);
-        if (sv[i].size > 0 && sv[i].peer != svc->rank && tp != NULL && strcmp(tp, "verbs") == 0)
-            idx[m++] = i;
-    }
-    const size_t nr = merge_extents(sv, idx, m, by_base);
+    size_t *idx, m, nr;
+    region_t *by_base;
+    vsym_status_t st = remote_extents(svc, &svc->sends, 1, &idx, &m, &by_base, &nr);
+    if (st != VSYM_OK) return st;
     free(idx);
     svc->send_bufs = by_base;
     svc->nsend_bufs = 0;
     for (size_t k = 0; k < nr; k++) {
-        vsym_status_t st = vsym_buffer_register(svc->ctx, by_base[k].base, by_base[k].extent);
+        st = vsym_buffer_register(svc->ctx, by_base[k].base, by_base[k].extent);
         if (st != VSYM_OK) return st;
         svc->nsend_bufs++;
         svc->stats.send_registered_bytes += by_base[k].extent;
