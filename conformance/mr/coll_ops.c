@@ -891,7 +891,7 @@ static void kind_paths(vsym_coll_t *c, int n, int direct, float *x)
 static void t_paths(vsym_team_t *team)
 {
     vsym_coll_t *c;
-    int n = vsym_team_size(team);
+    int n = vsym_team_size(team), me = vsym_team_rank(team);
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
     size_t big = 1 << 18; /* 1 MiB of f32 */
     /* Room for a src and a dst of 1 MiB and a few elements each. */
@@ -948,6 +948,25 @@ static void t_paths(vsym_team_t *team)
                              VSYM_COLL_AUTO, "oneshot", "all-to-all below the process-copy limit");
             expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, s, s + big + 64, pcount, VSYM_COLL_AUTO,
                              "symmetric-in-place", "all-to-all of symmetric buffers");
+        }
+        /* The all-gather too, between 2 ranks only, from 32 KiB of src a rank (auto; the
+         * setting where set) until its stores into dst stream (the ranks' src and dst over
+         * twice VSYM_NT_THRESHOLD). */
+        size_t gpc = !pcopy ? 0 : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min : 32768;
+        VSYM_CHECK(c->ag_pcopy_min == gpc, "all-gather's process-copy limit %zu, expected %zu",
+                   c->ag_pcopy_min, gpc);
+        if (gpc >= 8) {
+            const size_t gcount = gpc / 4, gb = gcount * 4;
+            const int gstream = vsym_util_copy_streams((gb + (size_t)n * gb) * (size_t)n / 2);
+            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + big + 64, gcount, VSYM_COLL_AUTO,
+                             n == 2 && !gstream ? "process-copy" : "oneshot",
+                             "all-gather at the process-copy limit");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + big + 64, gcount - 1,
+                             VSYM_COLL_AUTO, "oneshot", "all-gather below the process-copy limit");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x + (size_t)me * gcount, x, gcount,
+                             VSYM_COLL_AUTO, "oneshot", "all-gather at the limit, in place");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + big + 64, gcount, VSYM_COLL_RING,
+                             "ring", "all-gather at the limit, ring");
         }
         /* VSYM_COLL_STREAM_MIN: auto streams the broadcast's publishes from 32 KiB and the
          * all-gather's from 512 KiB per rank on AMD CPUs, never elsewhere; a size sets both; 0

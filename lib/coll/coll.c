@@ -189,9 +189,11 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         if (c->peer[r] == NULL) c->all_direct = 0;
     }
     /* 0 (never) unless every rank is reached by process-to-process copies (none over verbs). */
-    c->pcopy_min = vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN);
+    const size_t pcopy_set = vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN); /* SIZE_MAX: auto */
+    c->pcopy_min = pcopy_set == SIZE_MAX ? COLL_PCOPY_MIN : pcopy_set;
+    c->ag_pcopy_min = pcopy_set == SIZE_MAX ? COLL_AG_PCOPY_MIN : pcopy_set;
     for (int r = 0; r < c->n; r++)
-        if (!vsym_team_process_copy(team, r)) c->pcopy_min = 0;
+        if (!vsym_team_process_copy(team, r)) c->pcopy_min = c->ag_pcopy_min = 0;
     c->bc_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_BC_STREAM_MIN);
     c->ag_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_AG_STREAM_MIN);
     c->ll_tmp = malloc((size_t)c->n * VSYM_COLL_LL_MAX);
@@ -1535,20 +1537,35 @@ int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes)
 }
 
 /* Whether an all-to-all of ordinary buffers, bytes of src, reads its blocks straight from the
- * peers' src with process-to-process copies (a2a_pcopy): every peer on this node, from
+ * peers' src with process-to-process copies (gather_pcopy): every peer on this node, from
  * VSYM_COLL_PCOPY_MIN, the algorithm left to the library or one-shot (what it replaces). One
  * copy of each byte where the scratch makes two (every block in, every block out), for the cost
  * of exposing src (a team exchange) and of the barrier that keeps it until every peer has read
  * it. 2-core host, 2 ranks, three launches each: 1 MiB 82-92 us against 220-229 (Open MPI
  * 82-101), 4 MiB 259-473 against 1003-1009; 4 ranks 4 MiB 1043-1356 against 1914-2270, 1 MiB
  * 258-262 against 188-645, below 256 KiB slower with more ranks than cores (16 KiB 33-58 us
- * against 9.6-13.6). Not for the all-gather and the broadcast: one such copy took longer there
- * than the scratch's two (the kernel's copy ran at 8-9 GB/s where memcpy did 27-37 in cache;
- * all-gather at 3-4 ranks 1-4 MiB 1.3-1.4x slower, broadcast 1.3-2x). */
-static int pcopy_allowed(const vsym_coll_t *c, size_t bytes, vsym_coll_algo_t algo, int chosen)
+ * against 9.6-13.6). Not for the broadcast: one such copy took longer there than the scratch's
+ * two (the kernel's copy ran at 8-9 GB/s where memcpy did 27-37 in cache; 1.3-2x slower). */
+static int pcopy_allowed(const vsym_coll_t *c, size_t min, size_t bytes, vsym_coll_algo_t algo,
+                         int chosen)
 {
-    return c->all_direct && c->pcopy_min > 0 && bytes >= c->pcopy_min &&
-           (chosen || algo == VSYM_COLL_ONESHOT);
+    return c->all_direct && min > 0 && bytes >= min && (chosen || algo == VSYM_COLL_ONESHOT);
+}
+
+/* The same for an all-gather of blk bytes a rank (gather_pcopy with blocks 0: every rank reads the
+ * whole src of each peer), between 2 ranks only, from c->ag_pcopy_min (32 KiB) until its stores
+ * into dst stream (dst_streams). 2-core AMD host, three launches each, gathered: 64-256 KiB
+ * 4.9-5.5, 7.5-8.3, 12.5-13.9 us against 7.2-7.7, 13-17, 26-30 through the scratch (Open MPI
+ * 6.5, 9.9, 16.7); 512 KiB-1 MiB 0.6-0.8 of the time; 2-8 MiB 0.73-0.96 (8 MiB 475-555 ->
+ * 380-407 us; Open MPI 397); 32 KiB even, 16 KiB 2x slower (the exposure's exchange); 16 MiB
+ * 1.09-1.26 (the kernel's copy does not stream); at 4 ranks on 2 cores 8-16 MiB 1.07-1.67
+ * (3-4 ranks at 1-4 MiB 1.3-1.4 in an earlier trial). */
+static int ag_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *dst, size_t blk,
+                            vsym_coll_algo_t algo, int chosen)
+{
+    const size_t all = (size_t)c->n * blk;
+    return c->n == 2 && pcopy_allowed(c, c->ag_pcopy_min, blk, algo, chosen) &&
+           apart(src, blk, dst, all) && !dst_streams(0, blk, all, c->n);
 }
 
 /* Whether [a, a + alen) and [b, b + blen) do not overlap. */
@@ -1634,11 +1651,12 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
         break;
     case VSYM_COLL_KIND_ALLGATHER:
         zc = zc_src_buf(c, src, dst, blk, n * blk, bytes, algo, chosen);
-        *path_p = zc                                               ? P_ZEROCOPY
-                  : algo == VSYM_COLL_RD && pow2                   ? P_RD
-                  : algo == VSYM_COLL_RING || algo == VSYM_COLL_RD ? P_RING
-                  : c->all_direct                                  ? P_ONESHOT
-                                                                   : P_XCH;
+        *path_p = zc                                                 ? P_ZEROCOPY
+                  : algo == VSYM_COLL_RD && pow2                     ? P_RD
+                  : algo == VSYM_COLL_RING || algo == VSYM_COLL_RD   ? P_RING
+                  : ag_pcopy_allowed(c, src, dst, blk, algo, chosen) ? P_PCOPY
+                  : c->all_direct                                    ? P_ONESHOT
+                                                                     : P_XCH;
         break;
     case VSYM_COLL_KIND_REDUCE_SCATTER:
         zc = zc_src_buf(c, src, dst, n * blk, blk, bytes, algo, chosen);
@@ -1663,7 +1681,8 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
     default:
         zc = zc_src_buf(c, src, dst, n * blk, n * blk, bytes, algo, chosen);
         *path_p = zc ? P_ZEROCOPY
-                  : pcopy_allowed(c, bytes, algo, chosen) && apart(src, n * blk, dst, n * blk)
+                  : pcopy_allowed(c, c->pcopy_min, bytes, algo, chosen) &&
+                          apart(src, n * blk, dst, n * blk)
                       ? P_PCOPY
                   : c->all_direct ? P_ONESHOT
                                   : P_XCH;
@@ -1836,16 +1855,22 @@ static vsym_status_t gather_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, 
  * process-to-process copy on shared memory), and frees the exposure, whose barrier keeps every
  * src until each peer has read it. A failed read still reaches that barrier, so that no peer
  * waits for this rank. */
-static vsym_status_t a2a_pcopy(vsym_coll_t *c, const char *src, char *dst, size_t count, size_t es)
+/* The all-to-all (blocks 1: block me of each peer's src) or the all-gather (blocks 0: each
+ * peer's whole src) read with process-to-process copies from the peers' src, exposed for the
+ * call (a team exchange; freeing it is the barrier that keeps it until every peer has read it);
+ * this rank's own block copied within its memory. */
+static vsym_status_t gather_pcopy(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                                  size_t es, int blocks)
 {
-    const size_t len = count * es, mine = (size_t)c->me * len;
+    const size_t len = count * es, mine = (size_t)c->me * len, at = blocks ? mine : 0;
     vsym_obj_t *o;
     vsym_status_t st = VSYM_OK;
-    VSYM_TRY(vsym_rendezvous(c->team, (void *)(uintptr_t)src, (size_t)c->n * len, &o));
-    copy_bytes(dst + mine, src + mine, len);
+    VSYM_TRY(
+        vsym_rendezvous(c->team, (void *)(uintptr_t)src, blocks ? (size_t)c->n * len : len, &o));
+    copy_bytes(dst + mine, src + at, len);
     for (int i = 1; i < c->n && st == VSYM_OK; i++) {
         int r = (c->me + i) % c->n;
-        st = vsym_get(o, r, mine, dst + (size_t)r * len, len);
+        st = vsym_get(o, r, at, dst + (size_t)r * len, len);
     }
     vsym_status_t fst = vsym_obj_free(o);
     return st != VSYM_OK ? st : fst;
@@ -1906,7 +1931,7 @@ static vsym_status_t gather_run(vsym_coll_t *c, int blocks, const void *src, voi
     case P_ZEROCOPY:
         return gather_zerocopy(c, sb, src, dst, count, es, blocks);
     case P_PCOPY:
-        return a2a_pcopy(c, src, dst, count, es);
+        return gather_pcopy(c, src, dst, count, es, blocks);
     case P_XCH:
         return xch_blocks(c, src, dst, count, blocks, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
     case P_RD:

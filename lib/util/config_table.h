@@ -66,10 +66,11 @@
       "symmetric buffers of the handle and every peer is on shared memory; also the smallest "     \
       "all-gather (bytes per rank), all-to-all and reduce-scatter (bytes of the src) read from a " \
       "symmetric src in place.")                                                                   \
-    X(COLL_PCOPY_MIN, SIZE, "1M", "",                                                              \
+    X(COLL_PCOPY_MIN, SIZE, "auto", "",                                                            \
       "Smallest all-to-all (bytes of the src) from ordinary buffers on one node in which every "   \
       "rank reads its blocks straight from its peers' src with process-to-process copies (one "    \
-      "copy of each byte; below: two, through the scratch; 0: never).")                            \
+      "copy of each byte; below: two, through the scratch; 0: never), and all-gather between 2 "   \
+      "ranks (bytes per rank; until its stores into dst stream); auto: 1 MiB and 32 KiB.")         \
     X(COLL_STREAM_MIN, SIZE, "auto", "",                                                           \
       "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
       "publishing copies use non-temporal stores, so that readers on other cores find the data "   \

@@ -152,7 +152,10 @@ VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *coll, const void *src, v
                                            size_t count, vsym_dtype_t dtype, int root,
                                            vsym_coll_algo_t algo);
 
-/* All-gather: dst (team_size x count elements) receives block r from rank r's src (count). */
+/* All-gather: dst (team_size x count elements) receives block r from rank r's src (count).
+ * Between 2 ranks on one node, from ordinary buffers out of place of VSYM_COLL_PCOPY_MIN (auto:
+ * 32 KiB) of src, each rank reads the peer's src with a process-to-process copy (as the
+ * all-to-all below; both ranks must then pass ordinary buffers out of place). */
 VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *coll, const void *src, void *dst,
                                            size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo);
 
