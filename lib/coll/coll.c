@@ -903,6 +903,7 @@ static void copy_bytes(void *dst, const void *src, size_t len)
     if (dst != src && len > 0) memmove(dst, src, len);
 }
 
+/* Whether [a, a + alen) and [b, b + blen) do not overlap. */
 static int apart(const void *a, size_t alen, const void *b, size_t blen)
 {
     return (const char *)a + alen <= (const char *)b || (const char *)b + blen <= (const char *)a;
@@ -1568,7 +1569,6 @@ static int ag_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *d
            apart(src, blk, dst, all) && !dst_streams(0, blk, all, c->n);
 }
 
-/* Whether [a, a + alen) and [b, b + blen) do not overlap. */
 /* The path of an all-reduce (of more than one rank and element) whose algorithm resolved to
  * algo (chosen: left to the library); *sb_p, *db_p the symmetric buffers of src and dst for
  * P_ZEROCOPY. Local. */
