@@ -422,30 +422,38 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
     for (int di = 0; di < 3; di++)
         for (int ci = 0; ci < 3; ci++)
             for (int ai = 0; ai < 2; ai++)
-                for (int k = 0; k < 4; k++) { /* all-gather, in place, all-to-all, r-s */
+                for (int k = 0; k < 5; k++) {
+                    /* all-gather, in place, all-to-all, reduce-scatter, in place */
                     vsym_dtype_t dt = dts[di];
                     size_t es = vsym_dtype_size(dt);
                     size_t count = ci == 0   ? 5
                                    : ci == 1 ? 4096 / es + 3
                                              : maxcount,
                            len = count * es;
-                    int a2a = k == 2, inplace = k == 1, rs = k == 3;
+                    int a2a = k == 2, rs_ip = k == 4, inplace = k == 1 || rs_ip, rs = k >= 3;
                     vsym_coll_kind_t kind = rs    ? VSYM_COLL_KIND_REDUCE_SCATTER
                                             : a2a ? VSYM_COLL_KIND_ALLTOALL
                                                   : VSYM_COLL_KIND_ALLGATHER;
-                    char *dst = d + GUARD, *src = inplace ? dst + (size_t)me * len : a + GUARD;
+                    /* In place the all-gather's src is block me of dst, the reduce-scatter's dst
+                     * block me of src (which then holds the other blocks unchanged). */
+                    char *dst = rs_ip ? d + GUARD + (size_t)me * len : d + GUARD;
+                    char *src = rs_ip ? d + GUARD : inplace ? dst + (size_t)me * len : a + GUARD;
                     size_t nsrc = a2a || rs ? (size_t)n * count : count,
-                           nout = rs ? count : (size_t)n * count;
+                           nout = rs_ip ? nsrc
+                                  : rs  ? count
+                                        : (size_t)n * count;
                     memset(d, 0xA5, cap);
                     for (size_t i = 0; i < nsrc; i++)
                         vsym_coll_store_double(dt, src, i, value(dt, VSYM_RED_SUM, me, i, k));
                     for (size_t i = 0; i < nout; i++) {
                         size_t r = i / count, j = i % count;
-                        vsym_coll_store_double(
-                            dt, want, i,
-                            rs ? reduce_ref(dt, VSYM_RED_SUM, n, (size_t)me * count + i, k, me)
-                               : value(dt, VSYM_RED_SUM, (int)r, a2a ? (size_t)me * count + j : j,
-                                       k));
+                        size_t at = rs_ip ? i : (size_t)me * count + i;
+                        vsym_coll_store_double(dt, want, i,
+                                               rs_ip && (int)r != me
+                                                   ? value(dt, VSYM_RED_SUM, me, i, k)
+                                               : rs ? reduce_ref(dt, VSYM_RED_SUM, n, at, k, me)
+                                                    : value(dt, VSYM_RED_SUM, (int)r,
+                                                            a2a ? (size_t)me * count + j : j, k));
                     }
                     size_t bytes = a2a || rs ? (size_t)n * len : len;
                     const char *path = n == 1                                ? "copy"
@@ -469,12 +477,13 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
                     else
                         VSYM_CHECK_OK(vsym_coll_allgather(c, src, dst, count, dt, algos[ai]));
                     if (!inplace) memset(src, 0x5A, nsrc * es);
-                    expect_guarded(dst, want, nout * es, es, what);
+                    expect_guarded(rs_ip ? src : dst, want, nout * es, es, what);
                     cases++;
                     inplace_runs += inplace && strcmp(path, "symmetric-in-place") == 0;
                 }
-    VSYM_CHECK(n == 1 || !direct || inplace_runs == 6,
-               "%d in-place all-gathers read in place, expected 6", inplace_runs);
+    VSYM_CHECK(n == 1 || !direct || inplace_runs == 12,
+               "%d in-place all-gathers and reduce-scatters read in place, expected 12",
+               inplace_runs);
     VSYM_CHECK_OK(vsym_coll_destroy(c)); /* frees a and d */
     free(want);
     if (me == 0)

@@ -445,6 +445,40 @@ static void test_reduce_push(void)
     }
     VSYM_CHECK(inplace_cases == (4 * 3 + 3 * 4) * 15, "reduce_push in-place cases %d",
                inplace_cases);
+    /* In place with one destination, as the reduce-scatter between symmetric buffers calls it
+     * beyond rank 1: n sources, the destination source me (the others untouched). */
+    int one_cases = 0;
+    for (int dt = 0; dt < VSYM_DTYPE_COUNT; dt++) {
+        size_t es = vsym_dtype_size((vsym_dtype_t)dt);
+        for (int n = 1; n <= MAXK; n++)
+            for (int me = 0; me < n; me++) {
+                const void *srcs[MAXK];
+                void *dsts[1];
+                for (int k = 0; k < n; k++) {
+                    memset(dst[k], 0x5A, sizeof(dst[k]));
+                    memcpy(dst[k] + G, src[k], N * es);
+                    srcs[k] = src[k];
+                }
+                vsym_coll_reduce((vsym_dtype_t)dt, VSYM_RED_MAX, want, srcs, n, N);
+                for (int k = 0; k < n; k++)
+                    srcs[k] = dst[k] + G;
+                dsts[0] = dst[me] + G;
+                vsym_coll_reduce_push((vsym_dtype_t)dt, VSYM_RED_MAX, dsts, 1, srcs, n, N);
+                for (int k = 0; k < n; k++) {
+                    VSYM_CHECK(memcmp(dst[k] + G, k == me ? want : src[k], N * es) == 0,
+                               "reduce_push in place into one, %s, %d sources as %d: buffer %d %s",
+                               vsym_dtype_name((vsym_dtype_t)dt), n, me, k,
+                               k == me ? "differs" : "changed");
+                    for (int g = 0; g < G; g++)
+                        VSYM_CHECK(dst[k][g] == 0x5A && dst[k][G + N * es + (size_t)g] == 0x5A,
+                                   "reduce_push in place into one: byte %d outside buffer %d "
+                                   "changed",
+                                   g, k);
+                }
+                one_cases++;
+            }
+    }
+    VSYM_CHECK(one_cases == VSYM_DTYPE_COUNT * 15, "reduce_push in-place one cases %d", one_cases);
 }
 
 /* The kernels run from the last element down where a destination lies just past a source modulo

@@ -1265,8 +1265,11 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
      * (16-core Xeon guest, medians of six launches against the block buffer: 0.66-0.89 of its
      * time at 1-16 MiB on 2 ranks, 0.83-0.91 at 1-4 MiB on 4, 0.94-0.97 at 1-4 MiB on 16, but
      * 1.06 at 64 MiB on 2 and 1.08 at 16 MiB on 16;
-     * results/coll/device-16core-2026-11-26-stop21). */
-    int direct = !vsym_util_copy_streams((size_t)n * count * es);
+     * results/coll/device-16core-2026-11-26-stop21). Not in place: every line of dst was read
+     * as src just before, so a streaming store saves no read and evicts the line (2-core AMD
+     * host, 2 ranks, launches taking turns: 8 MiB 106-118 us against 432-755 streamed, 16 MiB
+     * 245-735 against 926-1799; results/coll/dev-2core-zen4-2026-11-27-stop34). */
+    int direct = src == dst || !vsym_util_copy_streams((size_t)n * count * es);
     for (size_t o = 0; o < hi - lo; o += blk) {
         size_t m = min_sz(blk, hi - lo - o);
         const void *s2[n];
@@ -1606,14 +1609,16 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
 
 /* The buffer of a symmetric src that the all-gather, the all-to-all or the reduce-scatter reads
  * in place (gather_zerocopy, rs_zerocopy), or NULL: zc_allowed, src in one of the handle's
- * buffers and apart from dst, or the all-gather's block of this rank in dst (in place). Every
- * rank must pass the same kind of buffers at the same offsets. */
+ * buffers and apart from dst, or in place: the all-gather's src this rank's block of dst, the
+ * reduce-scatter's dst this rank's block of src. Every rank must pass the same kind of buffers
+ * at the same offsets. */
 static vsym_coll_buf_t *zc_src_buf(const vsym_coll_t *c, const char *src, const char *dst,
                                    size_t src_bytes, size_t dst_bytes, size_t bytes,
                                    vsym_coll_algo_t algo, int chosen)
 {
     if (!zc_allowed(c, bytes, algo, chosen)) return NULL;
-    int own_block = src_bytes < dst_bytes && src == dst + (size_t)c->me * src_bytes;
+    int own_block = (src_bytes < dst_bytes && src == dst + (size_t)c->me * src_bytes) ||
+                    (dst_bytes < src_bytes && dst == src + (size_t)c->me * dst_bytes);
     return apart(src, src_bytes, dst, dst_bytes) || own_block
                ? vsym_coll_find_buf(c, src, src_bytes)
                : NULL;
@@ -1988,22 +1993,33 @@ static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
 /* The reduce-scatter from a symmetric src read in place (zc_src_buf): once every rank has
  * entered, each reduces block me of every rank's src, in rank order, straight into its dst; a
  * second synchronisation tells that no rank reads a src any more. Each byte is read once, where
- * the one-shot through the scratch copies every block first. */
+ * the one-shot through the scratch copies every block first. In place (dst is block me of src)
+ * too: block me of a src is read by this rank alone, and each piece of it from every rank
+ * before the result is stored. */
 static vsym_status_t rs_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, const char *src,
                                  char *dst, size_t count, vsym_dtype_t dtype, vsym_red_op_t op)
 {
-    const size_t off = (size_t)(src - sb->base) + (size_t)c->me * count * vsym_dtype_size(dtype);
+    const size_t blk = count * vsym_dtype_size(dtype), mine = (size_t)c->me * blk;
+    const size_t off = (size_t)(src - sb->base) + mine;
+    const int inplace = dst == src + mine;
     const void *srcs[c->n];
     for (int r = 0; r < c->n; r++)
         srcs[r] = sb->peer[r] + off;
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     /* Inputs that together fill half the last-level cache live in memory: dst written with
-     * non-temporal stores where the kernel has them (as the all-reduce's pushes). */
+     * non-temporal stores where the kernel has them (as the all-reduce's pushes); not in place,
+     * where the lines of dst were just read. vsym_coll_reduce takes dst as its first or second
+     * source only; in place beyond rank 1 the pushing kernel, which reads every source of a
+     * piece before it stores it. */
     void *d[1] = {dst};
-    if (!vsym_util_copy_streams((size_t)c->n * (size_t)c->n * count * vsym_dtype_size(dtype)) ||
-        !vsym_coll_reduce_push_stream(dtype, op, d, 1, srcs, c->n, count))
-        vsym_coll_reduce(dtype, op, dst, srcs, c->n, count);
+    const int stream = !inplace && vsym_util_copy_streams((size_t)c->n * (size_t)c->n * blk);
+    if (!stream || !vsym_coll_reduce_push_stream(dtype, op, d, 1, srcs, c->n, count)) {
+        if (inplace && c->me > 1)
+            vsym_coll_reduce_push(dtype, op, d, 1, srcs, c->n, count);
+        else
+            vsym_coll_reduce(dtype, op, dst, srcs, c->n, count);
+    }
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     return VSYM_OK;

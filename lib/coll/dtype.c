@@ -903,7 +903,7 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
     for (size_t k = 0; k < nblk; k++) {
         size_t off = block_at(k, nblk, back) * blk;
         size_t m = count - off < blk ? count - off : blk, len = m * es;
-        int d = 0;
+        int d = 0, heads = 0;
         if (nsrc > 1 && dtype != VSYM_DTYPE_F16 && dtype != VSYM_DTYPE_BF16) {
             /* The sources but the last into acc (in L1), then the last one pass per two
              * destinations: the same order of operations as vsym_coll_reduce. */
@@ -915,6 +915,7 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
                     head[j] = (const char *)srcs[j] + off * es;
                 reduce_dir(dtype, op, acc, head, nsrc - 1, m, back);
                 a = acc;
+                heads = 1;
             }
             if (inplace && ndst > 2) {
                 /* The first pass overwrites sources the later ones would read: read them
@@ -945,7 +946,11 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
             /* The odd destination takes the result from the first; f16/bf16 or one source:
              * reduce into acc (no destination is written yet), then copy. */
             const char *from = (const char *)dsts[0] + off * es;
-            if (d == 0) {
+            if (d == 0 && heads) {
+                /* One destination: the last source into the sources before it, in acc. */
+                red2(dtype, op, acc, acc, (const char *)srcs[nsrc - 1] + off * es, m, back);
+                from = acc;
+            } else if (d == 0) {
                 const void *part[nsrc];
                 for (int j = 0; j < nsrc; j++)
                     part[j] = (const char *)srcs[j] + off * es;

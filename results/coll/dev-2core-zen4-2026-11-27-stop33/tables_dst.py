@@ -42,7 +42,8 @@ for c in sorted({k[0] for k in t}):
                 o, nw = t.get((c, n, mode, s, "old")), t.get((c, n, mode, s, "new"))
                 if not o or not nw:
                     continue
-                cell = (f"{s >> 20}M {med(o):.0f}->{med(nw):.0f} ({med(nw) / med(o):.2f}, "
+                cell = (f"{s >> 20}M " if s >= 1 << 20 else f"{s >> 10}K ")
+                cell += (f"{med(o):.0f}->{med(nw):.0f} ({med(nw) / med(o):.2f}, "
                         f"{min(nw) / min(o):.2f})")
                 mp = mpi.get((c, n, mode.replace("-symmetric", ""), s))
                 if mp:
