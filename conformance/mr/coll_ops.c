@@ -1141,11 +1141,13 @@ int main(int argc, char **argv)
     if (n > 1 && !transport_scope) t_missing_rank(world);
     if (!transport_scope) t_buffer_order(world); /* the broadcast reads the root's buffer */
     if (!transport_scope) t_symmetric_broadcast(world, 1);
-    /* Every push of a result non-temporal (and the reduce-scatter's stores). */
+    /* Every push of a result non-temporal (and the reduce-scatter's stores, the copies out of
+     * the peers' symmetric buffers). */
     setenv("VSYM_NT_THRESHOLD", "4K", 1);
     VSYM_CHECK_OK(vsym_settings_check());
     t_symmetric(world, "4K");
     t_symmetric_gathers(world, 0);
+    t_symmetric_broadcast(world, 0);
     /* Through the scratch, the stores into an out-of-place dst of ordinary buffers
      * non-temporal too (from 4 KiB of the ranks' src and dst together). */
     suite(world, "world (dst streamed from 4K)", 0);

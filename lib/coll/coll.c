@@ -909,9 +909,9 @@ static int apart(const void *a, size_t alen, const void *b, size_t blen)
     return (const char *)a + alen <= (const char *)b || (const char *)b + blen <= (const char *)a;
 }
 
-/* Whether a call through the scratch stores into the caller's dst with non-temporal stores:
- * where the n ranks' src (slen bytes each) and dst (dlen) together reach twice the streaming
- * threshold (VSYM_NT_THRESHOLD; with auto, the whole last-level cache), a call passes through
+/* Whether a call stores into the caller's dst with non-temporal stores: where the ranks' src and
+ * dst together (whole bytes, over the team) reach twice the streaming threshold
+ * (VSYM_NT_THRESHOLD; with auto, the whole last-level cache), a call passes through
  * more than the cache holds, dst is no longer there when the next call writes it, and an
  * ordinary store into a line not in cache reads it first. Below that the lines of dst are
  * still in the cache: 2-core AMD host, launches taking turns, 2 ranks out of place, streaming
@@ -920,11 +920,24 @@ static int apart(const void *a, size_t alen, const void *b, size_t blen)
  * stores before, all-reduce 0.67-0.90 at 8-64 MiB, all-gather 0.65-0.74 and broadcast
  * 0.65-0.78 at 16-64 MiB, reduce-scatter 0.91-1.02; 16-core Intel guest at 16 ranks 0.70-0.87,
  * reduce-scatter 1.02 (results/coll/dev-2core-zen4-2026-11-27-stop33 and device-16core-...).
- * Not where src and dst overlap (in place, the lines of dst were read as src moments before:
- * streaming them was 1.10-1.16x slower). The call fences once before it returns (dst_fence). */
-static int dst_streams(int overlap, size_t slen, size_t dlen, int n)
+ * The same rule for the copies out of the peers' symmetric buffers (gather_zerocopy,
+ * bc_zerocopy): 2-core AMD host, launches taking turns, medians of three rounds, 16-64 MiB
+ * 0.53-0.71 of the time at 2 and 4 ranks (all-gather, all-to-all, broadcast); at 8 MiB, where
+ * the ranks' buffers fill the L3, 0.60-1.25 in five rounds
+ * (results/coll/dev-2core-zen4-2026-11-27-stop34). Not where src and dst overlap (in place, the
+ * lines of dst were read as src moments before: streaming them was 1.10-1.16x slower). The call
+ * fences once before it returns (dst_fence). */
+static int dst_streams(int overlap, size_t whole)
 {
-    return !overlap && vsym_util_copy_streams((slen + dlen) * (size_t)n / 2);
+    return !overlap && vsym_util_copy_streams(whole / 2);
+}
+
+/* The whole of a broadcast of len bytes for dst_streams: every rank's dst and the root's src
+ * (counting a src at every rank streamed the 4 MiB broadcast of 4 ranks, 20 MiB in all, and ran
+ * 1.12-1.28x slower on the AMD host: results/coll/dev-2core-zen4-2026-11-27-stop33). */
+static size_t bc_whole(const vsym_coll_t *c, size_t len)
+{
+    return ((size_t)c->n + 1) * len;
 }
 
 /* A copy into dst, streamed where dst_streams said so. */
@@ -1205,7 +1218,7 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
     int n = c->n;
     const void *srcs[n];
     const int stream =
-        dst_streams(!apart(src, count * es, dst, count * es), count * es, count * es, n);
+        dst_streams(!apart(src, count * es, dst, count * es), 2 * count * es * (size_t)n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
@@ -1300,7 +1313,7 @@ static vsym_status_t ar_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
     int n = c->n, me = c->me, left = (me + n - 1) % n, right = (me + 1) % n;
     size_t es = vsym_dtype_size(dtype), maxe = (c->chunk / es) * (size_t)n;
     const int stream =
-        dst_streams(!apart(src, count * es, dst, count * es), count * es, count * es, n);
+        dst_streams(!apart(src, count * es, dst, count * es), 2 * count * es * (size_t)n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         const char *s = src + off * es;
@@ -1569,7 +1582,7 @@ static int ag_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *d
 {
     const size_t all = (size_t)c->n * blk;
     return c->n == 2 && pcopy_allowed(c, c->ag_pcopy_min, blk, algo, chosen) &&
-           apart(src, blk, dst, all) && !dst_streams(0, blk, all, c->n);
+           apart(src, blk, dst, all) && !dst_streams(0, (blk + all) * (size_t)c->n);
 }
 
 /* The path of an all-reduce (of more than one rank and element) whose algorithm resolved to
@@ -1759,7 +1772,7 @@ static vsym_status_t ag_oneshot(vsym_coll_t *c, const char *src, char *dst, size
      * in memory; in place nothing to copy), unless src overlaps dst other than in place. */
     const int own = dst + (size_t)c->me * len == src || apart(src, len, dst, (size_t)c->n * len);
     const size_t all = (size_t)c->n * len;
-    const int dstream = dst_streams(!apart(src, len, dst, all), len, all, c->n);
+    const int dstream = dst_streams(!apart(src, len, dst, all), (len + all) * (size_t)c->n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         stream_publish(vsym_coll_bar_buf(c), src + off * es, m * es, stream);
@@ -1779,7 +1792,7 @@ static vsym_status_t ag_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
 {
     int n = c->n, me = c->me, left = (me + n - 1) % n, right = (me + 1) % n;
     size_t maxe = c->chunk / es, all = (size_t)n * count * es;
-    const int stream = dst_streams(!apart(src, count * es, dst, all), count * es, all, n);
+    const int stream = dst_streams(!apart(src, count * es, dst, all), (count * es + all) * n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf;
@@ -1840,16 +1853,19 @@ static vsym_status_t ag_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
 static vsym_status_t gather_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, const char *src,
                                      char *dst, size_t count, size_t es, int blocks)
 {
-    const size_t len = count * es;
+    const size_t len = count * es, all = (size_t)c->n * len;
     const int inplace = !blocks && src == dst + (size_t)c->me * len;
     const char *base = inplace ? dst : src + (blocks ? (size_t)c->me * len : 0);
     const size_t off = (size_t)(base - sb->base);
+    const int stream = dst_streams(inplace, ((blocks ? all : len) + all) * (size_t)c->n);
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     for (int i = 0; i < c->n; i++) {
         int r = (c->me + i) % c->n;
-        copy_bytes(dst + (size_t)r * len, sb->peer[r] + off + (inplace ? (size_t)r * len : 0), len);
+        dst_copy(dst + (size_t)r * len, sb->peer[r] + off + (inplace ? (size_t)r * len : 0), len,
+                 stream);
     }
+    dst_fence(stream);
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     return VSYM_OK;
@@ -1897,7 +1913,7 @@ static vsym_status_t blocks_oneshot(vsym_coll_t *c, const char *src, char *dst, 
     const int own = dtype == VSYM_DTYPE_COUNT ? src == dst || apart(src, all, dst, all)
                                               : apart(src, all, dst, count * es);
     const size_t dlen = dtype == VSYM_DTYPE_COUNT ? all : count * es;
-    const int stream = dst_streams(!apart(src, all, dst, dlen), all, dlen, n);
+    const int stream = dst_streams(!apart(src, all, dst, dlen), (all + dlen) * (size_t)n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf = vsym_coll_bar_buf(c);
@@ -1963,7 +1979,7 @@ static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
 {
     int n = c->n, me = c->me, left = (me + n - 1) % n, right = (me + 1) % n;
     size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es, all = (size_t)n * count * es;
-    const int stream = dst_streams(!apart(src, all, dst, count * es), all, count * es, n);
+    const int stream = dst_streams(!apart(src, all, dst, count * es), (all + count * es) * n);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf;
@@ -2055,7 +2071,7 @@ static vsym_status_t bc_oneshot(vsym_coll_t *c, const char *src, char *dst, size
     size_t maxe = c->chunk / es;
     const int stream = count * es >= c->bc_stream_min;
     const int dstream = dst_streams(c->me == root && !apart(src, count * es, dst, count * es),
-                                    count * es, count * es, c->n);
+                                    bc_whole(c, count * es));
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off), len = m * es;
         if (c->me == root) stream_publish(vsym_coll_bar_buf(c), src + off * es, len, stream);
@@ -2151,7 +2167,7 @@ static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size
     int n = c->n;
     size_t maxe = c->chunk / es;
     const int stream = dst_streams(c->me == root && !apart(src, count * es, dst, count * es),
-                                   count * es, count * es, n);
+                                   bc_whole(c, count * es));
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
@@ -2201,13 +2217,15 @@ static vsym_status_t bc_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *db, cons
 {
     const vsym_coll_buf_t *from = db;
     const char *where = dst;
+    const int stream = dst_streams(c->me == root && !apart(src, len, dst, len), bc_whole(c, len));
     if (c->me == root) {
         const vsym_coll_buf_t *sb = vsym_coll_find_buf(c, src, len);
         if (sb != NULL && apart(src, len, dst, len)) {
             from = sb;
             where = src;
         } else {
-            copy_bytes(dst, src, len);
+            dst_copy(dst, src, len, stream);
+            dst_fence(stream);
         }
         uint64_t at[3] = {buf_index(c, from), (uint64_t)(where - from->base), from->serial};
         memcpy(vsym_coll_bar_buf(c), at, sizeof(at));
@@ -2215,7 +2233,7 @@ static vsym_status_t bc_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *db, cons
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_status_t st = VSYM_OK;
     if (c->me == root) {
-        if (where != dst) memcpy(dst, src, len);
+        if (where != dst) dst_copy(dst, src, len, stream);
     } else {
         const char *p;
         uint64_t at[3];
@@ -2232,8 +2250,9 @@ static vsym_status_t bc_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *db, cons
                            (unsigned long long)at[0],
                            from == NULL ? "no buffer" : "another buffer, or a smaller one");
         else
-            memcpy(dst, from->peer[root] + at[1], len);
+            dst_copy(dst, from->peer[root] + at[1], len, stream);
     }
+    dst_fence(stream);
     vsym_coll_bar_next(c);
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);

@@ -31,8 +31,8 @@
     X(NT_THRESHOLD, SIZE, "auto", "",                                                              \
       "Shared-memory copies of at least this size use non-temporal stores, and so do the copy "    \
       "service's rows and local copies once a run moves that many bytes, and a collective's "      \
-      "stores into its results once the ranks' buffers together reach twice it (auto: half the "   \
-      "last-level cache of the rank's CPU, from sysfs; 0: never).")                                \
+      "stores into its results once the ranks' buffers together reach twice it, out of place "     \
+      "(auto: half the last-level cache of the rank's CPU, from sysfs; 0: never).")                \
     X(DEVICE, STRING, "", "",                                                                      \
       "RDMA device to use (empty: the active device closest to the CPUs).")                        \
     X(PORT, INT, "0", "", "RDMA port number (0: the first active port).")                          \
