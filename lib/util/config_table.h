@@ -32,7 +32,8 @@
       "Shared-memory copies of at least this size use non-temporal stores, and so do the copy "    \
       "service's rows and local copies once a run moves that many bytes, and a collective's "      \
       "stores into its results once the ranks' buffers together reach twice it, out of place "     \
-      "(auto: half the last-level cache of the rank's CPU, from sysfs; 0: never).")                \
+      "(the copies out of the peers' symmetric buffers on AMD CPUs only; auto: half the "          \
+      "last-level cache of the rank's CPU, from sysfs; 0: never).")                                \
     X(DEVICE, STRING, "", "",                                                                      \
       "RDMA device to use (empty: the active device closest to the CPUs).")                        \
     X(PORT, INT, "0", "", "RDMA port number (0: the first active port).")                          \
