@@ -422,22 +422,26 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
     for (int di = 0; di < 3; di++)
         for (int ci = 0; ci < 3; ci++)
             for (int ai = 0; ai < 2; ai++)
-                for (int k = 0; k < 5; k++) {
-                    /* all-gather, in place, all-to-all, reduce-scatter, in place */
+                for (int k = 0; k < 6; k++) {
+                    /* all-gather, in place, all-to-all, reduce-scatter, in place, all-to-all in
+                     * place */
                     vsym_dtype_t dt = dts[di];
                     size_t es = vsym_dtype_size(dt);
                     size_t count = ci == 0   ? 5
                                    : ci == 1 ? 4096 / es + 3
                                              : maxcount,
                            len = count * es;
-                    int a2a = k == 2, rs_ip = k == 4, inplace = k == 1 || rs_ip, rs = k >= 3;
+                    int a2a = k == 2 || k == 5, rs_ip = k == 4, rs = k == 3 || k == 4;
+                    int inplace = k == 1 || k >= 4;
                     vsym_coll_kind_t kind = rs    ? VSYM_COLL_KIND_REDUCE_SCATTER
                                             : a2a ? VSYM_COLL_KIND_ALLTOALL
                                                   : VSYM_COLL_KIND_ALLGATHER;
                     /* In place the all-gather's src is block me of dst, the reduce-scatter's dst
                      * block me of src (which then holds the other blocks unchanged). */
                     char *dst = rs_ip ? d + GUARD + (size_t)me * len : d + GUARD;
-                    char *src = rs_ip ? d + GUARD : inplace ? dst + (size_t)me * len : a + GUARD;
+                    char *src = rs_ip || k == 5 ? d + GUARD
+                                : inplace       ? dst + (size_t)me * len
+                                                : a + GUARD;
                     size_t nsrc = a2a || rs ? (size_t)n * count : count,
                            nout = rs_ip ? nsrc
                                   : rs  ? count
@@ -481,9 +485,10 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
                     cases++;
                     inplace_runs += inplace && strcmp(path, "symmetric-in-place") == 0;
                 }
-    VSYM_CHECK(n == 1 || !direct || inplace_runs == 12,
-               "%d in-place all-gathers and reduce-scatters read in place, expected 12",
-               inplace_runs);
+    VSYM_CHECK(
+        n == 1 || !direct || inplace_runs == 18,
+        "%d in-place all-gathers, reduce-scatters and all-to-alls read in place, expected 18",
+        inplace_runs);
     VSYM_CHECK_OK(vsym_coll_destroy(c)); /* frees a and d */
     free(want);
     if (me == 0)

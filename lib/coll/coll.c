@@ -1629,17 +1629,18 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
 }
 
 /* The buffer of a symmetric src that the all-gather, the all-to-all or the reduce-scatter reads
- * in place (gather_zerocopy, rs_zerocopy), or NULL: zc_allowed, src in one of the handle's
- * buffers and apart from dst, or in place: the all-gather's src this rank's block of dst, the
- * reduce-scatter's dst this rank's block of src. Every rank must pass the same kind of buffers
- * at the same offsets. */
+ * in place (gather_zerocopy, a2a_swap, rs_zerocopy), or NULL: zc_allowed, src in one of the
+ * handle's buffers and apart from dst, or in place: the all-gather's src this rank's block of
+ * dst, the reduce-scatter's dst this rank's block of src, the all-to-all's src its dst. Every
+ * rank must pass the same kind of buffers at the same offsets. */
 static vsym_coll_buf_t *zc_src_buf(const vsym_coll_t *c, const char *src, const char *dst,
                                    size_t src_bytes, size_t dst_bytes, size_t bytes,
                                    vsym_coll_algo_t algo, int chosen)
 {
     if (!zc_allowed(c, bytes, algo, chosen)) return NULL;
     int own_block = (src_bytes < dst_bytes && src == dst + (size_t)c->me * src_bytes) ||
-                    (dst_bytes < src_bytes && dst == src + (size_t)c->me * dst_bytes);
+                    (dst_bytes < src_bytes && dst == src + (size_t)c->me * dst_bytes) ||
+                    (src_bytes == dst_bytes && src == dst);
     return apart(src, src_bytes, dst, dst_bytes) || own_block
                ? vsym_coll_find_buf(c, src, src_bytes)
                : NULL;
@@ -1880,6 +1881,36 @@ static vsym_status_t gather_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, 
     return VSYM_OK;
 }
 
+/* The all-to-all in place in a symmetric buffer (zc_src_buf): block r of this rank's buffer and
+ * block me of rank r's trade places, straight in both buffers, the two ranks of each pair
+ * swapping half of the pair's elements each (the lower rank the first half) through a block on
+ * the stack. Once every rank has entered (its buffer ready) no third rank touches those two
+ * blocks; a second synchronisation tells that every swap is done. Each rank reads and writes
+ * (n-1) x count elements, where the scratch moves every block in and out. */
+static vsym_status_t a2a_swap(vsym_coll_t *c, const vsym_coll_buf_t *sb, char *buf, size_t count,
+                              size_t es)
+{
+    enum { BLOCK = 8192 };
+    _Alignas(64) char tmp[BLOCK];
+    const size_t len = count * es, half = count / 2 * es, off = (size_t)(buf - sb->base);
+    VSYM_TRY(vsym_coll_bar_sync(c));
+    vsym_coll_bar_next(c);
+    for (int i = 1; i < c->n; i++) {
+        int r = (c->me + i) % c->n;
+        char *mine = buf + (size_t)r * len, *theirs = sb->peer[r] + off + (size_t)c->me * len;
+        const size_t lo = c->me < r ? 0 : half, hi = c->me < r ? half : len;
+        for (size_t o = lo; o < hi; o += BLOCK) {
+            size_t m = min_sz(BLOCK, hi - o);
+            memcpy(tmp, mine + o, m);
+            memcpy(mine + o, theirs + o, m);
+            memcpy(theirs + o, tmp, m);
+        }
+    }
+    VSYM_TRY(vsym_coll_bar_sync(c));
+    vsym_coll_bar_next(c);
+    return VSYM_OK;
+}
+
 /* The all-to-all from ordinary buffers: every rank exposes its src to the team for this call
  * (vsym_rendezvous), reads its block of every peer's straight into dst (vsym_get: a
  * process-to-process copy on shared memory), and frees the exposure, whose barrier keeps every
@@ -1959,7 +1990,8 @@ static vsym_status_t gather_run(vsym_coll_t *c, int blocks, const void *src, voi
     case P_NONE:
         return VSYM_OK;
     case P_ZEROCOPY:
-        return gather_zerocopy(c, sb, src, dst, count, es, blocks);
+        return blocks && src == dst ? a2a_swap(c, sb, dst, count, es)
+                                    : gather_zerocopy(c, sb, src, dst, count, es, blocks);
     case P_PCOPY:
         return gather_pcopy(c, src, dst, count, es, blocks);
     case P_XCH:
