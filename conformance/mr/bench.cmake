@@ -10,7 +10,7 @@ endforeach()
 add_test(NAME bench_compare
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/bench_cli.sh compare ${VSYM_RUN}
                  $<TARGET_FILE:vsym-bench>)
-set_tests_properties(bench_compare PROPERTIES LABELS "bench;shm;slow" TIMEOUT 300
+set_tests_properties(bench_compare PROPERTIES LABELS "bench;shm" TIMEOUT 300
                      SKIP_RETURN_CODE 77)
 if(VSYM_SANITIZE)
   # OSHMEM puts its symmetric heap where AddressSanitizer keeps its shadow memory: the reference

@@ -6,7 +6,8 @@
 #          records name the path the library ran
 # check    --check passes on clean data and fails (exit 1) when --test-corrupt flips a byte
 # pairs    --pairs over 3 ranks measures every pair (3 records per measurement)
-# compare  benches/peers/compare --quick prints the ratio tables (skips without python3)
+# compare  benches/peers/compare --quick --coll prints the ratio tables, the collectives' against
+#          Open MPI too (skips without python3)
 # loaded   memcpy-bench --loaded: a helper copies on every other CPU (recorded per record);
 #          a bad option still exits 2
 set -u
@@ -213,12 +214,43 @@ compare)
   fi
   build="$(dirname "$(dirname "$bench")")"
   root="$(cd "$(dirname "$0")/../.." && pwd)"
-  "$root/benches/peers/compare" --build "$build" --quick -b 8 -e 1M -f 32 --out "$work/c" \
-    > "$work/out" 2> "$work/err" || fail "compare: $(cat "$work/out" "$work/err")"
+  "$root/benches/peers/compare" --build "$build" --quick -b 8 -e 1M -f 32 --coll \
+    --coll-max 256K --out "$work/c" > "$work/out" 2> "$work/err" ||
+    fail "compare: $(cat "$work/out" "$work/err")"
   cat "$work/out"
   grep -q "vsym/OSHMEM" "$work/out" || fail "no vsym/OSHMEM column"
   grep -q "vsym/memcpy" "$work/out" || fail "no vsym/memcpy column"
   [ -s "$work/c/compare.jsonl" ] || fail "no compare.jsonl"
+  # The collectives against Open MPI: a row per size (8 B, 256 B, 8 KiB, 256 KiB) in each table,
+  # every time and ratio a number; the all-reduce's bound fractions; no wrong value recorded.
+  python3 - "$work/out" "$work/c/compare.jsonl" <<'EOF' || exit 1
+import json, re, sys
+text = open(sys.argv[1]).read()
+tables = re.findall(r"^## (\S+) (out-of-place|in-place), 2 ranks.*\n(.*)\n((?:\s+\d+ .*\n)+)",
+                    text, re.M)
+names = [(t[0], t[1]) for t in tables]
+want = [("allreduce", "out-of-place"), ("allreduce", "in-place"), ("allgather", "out-of-place"),
+        ("reduce-scatter", "out-of-place"), ("broadcast", "out-of-place"),
+        ("alltoall", "out-of-place")]
+if names != want:
+    sys.exit(f"FAIL: collective tables {names}, expected {want}")
+for suite, mode, hdr, rows in tables:
+    cols = hdr.split()
+    rows = [r.split() for r in rows.strip().split("\n")]
+    if [int(r[0]) for r in rows] != [8, 256, 8192, 262144]:
+        sys.exit(f"FAIL: {suite} {mode}: sizes {[r[0] for r in rows]}")
+    if "vsym/MPI" not in cols or (suite == "allreduce") != ("bound" in cols):
+        sys.exit(f"FAIL: {suite} {mode}: columns {cols}")
+    for r in rows:
+        if len(r) != len(cols) or any(float(x) < 0 for x in r) or 0 in map(float, r[1:4]):
+            sys.exit(f"FAIL: {suite} {mode}: row {r} (columns {cols})")
+recs = [json.loads(l) for l in open(sys.argv[2])]
+ar = [r for r in recs if r.get("tool") == "vsym-bench" and r["suite"] == "allreduce"]
+mpi = [r for r in recs if r.get("tool") == "mpi-coll"]
+if len(ar) != 16 or any(r["wrong"] != 0 for r in ar) or not mpi:
+    sys.exit(f"FAIL: {len(ar)} vsym all-reduce records (16 expected, #wrong 0), {len(mpi)} mpi-coll")
+print(f"ok: {len(tables)} collective tables against Open MPI, {len(mpi)} mpi-coll records")
+EOF
   ;;
 loaded)
   mb="$(dirname "$bench")/peers/memcpy-bench"
