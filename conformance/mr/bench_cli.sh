@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of the vsym-bench command line, run by ctest:
-#   bench_cli.sh options|json|check|pairs|compare VSYM_RUN VSYM_BENCH
+#   bench_cli.sh options|json|check|pairs|compare|mainjob|loaded VSYM_RUN VSYM_BENCH
 # options  bad options and rank counts: exit 2 and exactly one line on stderr
 # json     a short run: every JSON line parses and carries the configuration keys; collective
 #          records name the path the library ran
@@ -8,6 +8,8 @@
 # pairs    --pairs over 3 ranks measures every pair (3 records per measurement)
 # compare  benches/peers/compare --quick --coll prints the ratio tables, the collectives' against
 #          Open MPI too (skips without python3)
+# mainjob  launch/main-job --quick --out DIR: every step, each capability's table, results/latest
+#          untouched
 # loaded   memcpy-bench --loaded: a helper copies on every other CPU (recorded per record);
 #          a bad option still exits 2
 set -u
@@ -250,6 +252,40 @@ mpi = [r for r in recs if r.get("tool") == "mpi-coll"]
 if len(ar) != 16 or any(r["wrong"] != 0 for r in ar) or not mpi:
     sys.exit(f"FAIL: {len(ar)} vsym all-reduce records (16 expected, #wrong 0), {len(mpi)} mpi-coll")
 print(f"ok: {len(tables)} collective tables against Open MPI, {len(mpi)} mpi-coll records")
+EOF
+  ;;
+mainjob)
+  # The README's main job, quick, into a folder of the test: every step exits 0, each
+  # capability's table is there, the collectives' against Open MPI too, results/latest untouched.
+  command -v python3 > /dev/null || { echo "skip: no python3"; exit 77; }
+  if [ "${VSYMTEST_SANITIZED:-0}" = 1 ]; then
+    echo "skip: AddressSanitizer build: OSHMEM's symmetric heap lies in ASan's shadow memory, the reference cannot run"
+    exit 77
+  fi
+  build="$(dirname "$(dirname "$bench")")"
+  root="$(cd "$(dirname "$0")/../.." && pwd)"
+  latest_before="$(ls -ld --time-style=full-iso "$root/results/latest" 2> /dev/null)"
+  "$root/launch/main-job" --build "$build" --quick --out "$work/mj" > "$work/out" 2>&1 ||
+    fail "main-job: exit $?: $(tail -n 20 "$work/out")"
+  [ "$(ls -ld --time-style=full-iso "$root/results/latest" 2> /dev/null)" = "$latest_before" ] ||
+    fail "main-job --out changed results/latest"
+  ! grep -q "FAILED" "$work/out" || fail "main-job: $(grep FAILED "$work/out")"
+  python3 - "$work/mj" <<'EOF' || exit 1
+import json, os, sys
+d = sys.argv[1]
+suites = {json.loads(l)["suite"] for l in open(os.path.join(d, "vsym.jsonl"))}
+want = {"put", "get", "atomic", "signal", "put-signal", "barrier", "copy", "fused"}
+if not want <= suites:
+    sys.exit(f"FAIL: suites {sorted(suites)}, missing {sorted(want - suites)}")
+table = open(os.path.join(d, "table.txt")).read()
+for t in ("copy --pattern alltoall", "copy --pattern ring", "# fused"):
+    if t not in table:
+        sys.exit(f"FAIL: no '{t}' table in table.txt")
+cmp = open(os.path.join(d, "compare", "compare.txt")).read()
+for t in ("vsym/OSHMEM", "## allreduce out-of-place, 2 ranks", "## alltoall out-of-place, 2 ranks"):
+    if t not in cmp:
+        sys.exit(f"FAIL: no '{t}' in compare.txt")
+print(f"ok: main job: {len(suites)} suites, the peer and Open MPI tables")
 EOF
   ;;
 loaded)
