@@ -1009,11 +1009,13 @@ static void t_paths(vsym_team_t *team)
             unsetenv("VSYM_COLL_STREAM_MIN");
             VSYM_CHECK_OK(vsym_settings_check());
         }
-        /* The broadcast's own limit of the low-latency protocol: beyond 2 ranks 1 KiB, 2 KiB with
-         * more ranks than cores (VSYM_COLL_LL_MAX where set); up to it and not beyond. */
+        /* The broadcast's own limit of the low-latency protocol: 64 B between 2 ranks, beyond
+         * them 1 KiB, 2 KiB with more ranks than cores (VSYM_COLL_LL_MAX where set); up to it
+         * and not beyond. */
         size_t bc_ll = 0;
-        if (n > 2 && vsym_coll_ll_usable(c, 8))
+        if (n > 1 && vsym_coll_ll_usable(c, 8))
             bc_ll = getenv("VSYM_COLL_LL_MAX")  ? c->ll_max
+                    : n == 2                    ? 64
                     : vsym_util_core_per_rank() ? 1024
                                                 : 2048;
         VSYM_CHECK(c->bc_ll_max == bc_ll || bc_ll == 0,
@@ -1076,9 +1078,9 @@ static void t_paths(vsym_team_t *team)
     /* Only the root reads the broadcast's source. */
     if (n > 1)
         expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, c->me == 1 ? NULL : x, x, 4, VSYM_COLL_AUTO,
-                         n > 2 && vsym_coll_ll_usable(c, 16) ? "oneshot-ll"
-                         : c->all_direct                     ? "oneshot"
-                                                             : "oneshot-push",
+                         vsym_coll_bc_ll_usable(c, 16) ? "oneshot-ll"
+                         : c->all_direct               ? "oneshot"
+                                                       : "oneshot-push",
                          "src NULL off the root");
     VSYM_CHECK(vsym_coll_path(NULL, VSYM_COLL_KIND_ALLREDUCE, x, x, 1, VSYM_DTYPE_F32, 0,
                               VSYM_COLL_AUTO) == NULL,

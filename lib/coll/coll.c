@@ -84,11 +84,14 @@ static uint64_t *ll_done(const vsym_coll_t *c, char *base)
  * before (results/coll/device-16core-2026-11-26-stop28): with a core per rank (16-core host, 4, 8
  * and 16 ranks) 512 B-1 KiB 1.29-1.96x faster, 2 KiB 0.52-1.19, 4 KiB 0.12-0.85; with more
  * ranks than cores (2-core host, 3 and 4 ranks) 512 B-2 KiB 1.74-4.35x faster, 4 KiB 0.97-1.25.
- * Between 2 ranks the scratch's one barrier is cheaper (0.10-0.18 us against 0.25-0.88 at 512 B):
- * never there. */
-static size_t bc_ll_default_max(void)
+ * Between 2 ranks the scratch's one barrier is cheaper from 512 B (0.10-0.18 us against 0.25-0.88
+ * at 512 B), about even at 64-256 B, and costs more below: up to 64 B there (2-core AMD host,
+ * medians of three launches taking turns against the scratch: 8-32 B 0.06-0.12 us against
+ * 0.11-0.15, 0.57-0.87 of the time, in place and from symmetric buffers too; 64 B 0.79-1.11,
+ * 128 B 1.01-1.08, 256 B 1.07-1.12; results/coll/dev-2core-zen4-2026-11-27-stop34). */
+static size_t bc_ll_default_max(int n)
 {
-    return vsym_util_core_per_rank() ? 1024 : 2048;
+    return n <= 2 ? 64 : vsym_util_core_per_rank() ? 1024 : 2048;
 }
 
 /* The limit VSYM_COLL_STREAM_MIN gives (setting: SIZE_MAX for auto, 0 never): auto is amd_min on
@@ -185,7 +188,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         long ll = vsym_config_int(VSYM_CFG_COLL_LL_MAX);
         c->ll_max = ll >= 0 ? (size_t)ll : COLL_LL_DEFAULT_MAX;
         if (c->ll_max > VSYM_COLL_LL_MAX) c->ll_max = VSYM_COLL_LL_MAX;
-        c->bc_ll_max = c->n <= 2 ? 0 : ll >= 0 ? c->ll_max : bc_ll_default_max();
+        c->bc_ll_max = ll >= 0 ? c->ll_max : bc_ll_default_max(c->n);
     }
     c->zc_min = vsym_config_size(VSYM_CFG_COLL_ZEROCOPY_MIN);
     c->all_direct = 1;
@@ -1554,11 +1557,11 @@ static size_t bc_zerocopy_min(const vsym_coll_t *c)
     return !vsym_util_core_per_rank() ? 65536 : c->n > 8 ? 32768 : 0;
 }
 
-/* Whether a broadcast of bytes runs through the low-latency protocol: beyond 2 ranks up to
- * bc_ll_default_max, or VSYM_COLL_LL_MAX where that is set. */
+/* Whether a broadcast of bytes runs through the low-latency protocol: up to bc_ll_default_max,
+ * or VSYM_COLL_LL_MAX where that is set. */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes)
 {
-    return c->all_direct && bytes <= c->bc_ll_max && ll_supported(); /* 0 at 1-2 ranks */
+    return c->all_direct && bytes <= c->bc_ll_max && ll_supported();
 }
 
 /* Whether an all-to-all of ordinary buffers, bytes of src, reads its blocks straight from the

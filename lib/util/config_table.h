@@ -52,8 +52,8 @@
       "collectives).")                                                                             \
     X(COLL_LL_MAX, INT, "-1", "",                                                                  \
       "Largest input (bytes per rank, at most 16384) that collectives send with the low-latency "  \
-      "protocol on shared memory (-1: 256; a broadcast beyond 2 ranks 1024, 2048 with more "       \
-      "ranks than cores; 0: never).")                                                              \
+      "protocol on shared memory (-1: 256; a broadcast 64 between 2 ranks, beyond 1024, 2048 "     \
+      "with more ranks than cores; 0: never).")                                                    \
     X(COLL_NET_LL_MAX, SIZE, "1K", "",                                                             \
       "Largest block per peer (bytes) that the collectives' push exchange sends to peers over "    \
       "verbs as 8-byte words each carrying 4 data bytes and a flag of the call: one RDMA write, "  \

@@ -140,13 +140,13 @@ VSYM_API vsym_status_t vsym_coll_buffer_free(vsym_coll_t *coll, void *ptr);
 VSYM_API vsym_status_t vsym_coll_barrier(vsym_coll_t *coll);
 
 /* Broadcast count elements from root's src to every rank's dst (root: src == dst is in place;
- * other ranks ignore src). AUTO on one node: beyond 2 ranks up to 1 KiB (2 KiB with more ranks
- * than cores; VSYM_COLL_LL_MAX where set) the low-latency protocol (no barrier: a root may run up
- * to 7 calls ahead of its slowest reader), else ONESHOT through the scratch, or from symmetric
- * dst buffers straight from the root's memory (see vsym_coll_buffer_alloc); with peers over verbs
- * up to VSYM_COLL_NET_BCAST_MAX (16 KiB) the root writes the vector as flagged words to every
- * rank (no barrier: it may run up to 31 calls ahead of its slowest reader), above it ONESHOT, and
- * TWOSHOT above 64 KiB.
+ * other ranks ignore src). AUTO on one node: between 2 ranks up to 64 B, beyond up to 1 KiB (2 KiB
+ * with more ranks than cores; VSYM_COLL_LL_MAX where set) the low-latency protocol (no barrier: a
+ * root may run up to 7 calls ahead of its slowest reader), else ONESHOT through the scratch, or
+ * from symmetric dst buffers straight from the root's memory (see vsym_coll_buffer_alloc); with
+ * peers over verbs up to VSYM_COLL_NET_BCAST_MAX (16 KiB) the root writes the vector as flagged
+ * words to every rank (no barrier: it may run up to 31 calls ahead of its slowest reader), above
+ * it ONESHOT, and TWOSHOT above 64 KiB.
  * VSYM_ERR_BAD_RANK for a root outside the team. */
 VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *coll, const void *src, void *dst,
                                            size_t count, vsym_dtype_t dtype, int root,
