@@ -36,6 +36,18 @@ expect_usage_error() {
   echo "ok: $desc: $(grep '^vsym-bench: ' "$work/err")"
 }
 
+# The peer comparison's needs (python3, OSHMEM outside an AddressSanitizer build), else skip;
+# sets build and root.
+with_references() {
+  command -v python3 > /dev/null || { echo "skip: no python3"; exit 77; }
+  if [ "${VSYMTEST_SANITIZED:-0}" = 1 ]; then
+    echo "skip: AddressSanitizer build: OSHMEM's symmetric heap lies in ASan's shadow memory, the reference cannot run"
+    exit 77
+  fi
+  build="$(dirname "$(dirname "$bench")")"
+  root="$(cd "$(dirname "$0")/../.." && pwd)"
+}
+
 case "$what" in
 options)
   expect_usage_error "unknown suite" "$bench" nosuch
@@ -209,13 +221,7 @@ print("ok: every pair measured, one outlier summary")
 EOF
   ;;
 compare)
-  command -v python3 > /dev/null || { echo "skip: no python3"; exit 77; }
-  if [ "${VSYMTEST_SANITIZED:-0}" = 1 ]; then
-    echo "skip: AddressSanitizer build: OSHMEM's symmetric heap lies in ASan's shadow memory, the reference cannot run"
-    exit 77
-  fi
-  build="$(dirname "$(dirname "$bench")")"
-  root="$(cd "$(dirname "$0")/../.." && pwd)"
+  with_references
   "$root/benches/peers/compare" --build "$build" --quick -b 8 -e 1M -f 32 --coll \
     --coll-max 256K --out "$work/c" > "$work/out" 2> "$work/err" ||
     fail "compare: $(cat "$work/out" "$work/err")"
@@ -257,13 +263,7 @@ EOF
 mainjob)
   # The README's main job, quick, into a folder of the test: every step exits 0, each
   # capability's table is there, the collectives' against Open MPI too, results/latest untouched.
-  command -v python3 > /dev/null || { echo "skip: no python3"; exit 77; }
-  if [ "${VSYMTEST_SANITIZED:-0}" = 1 ]; then
-    echo "skip: AddressSanitizer build: OSHMEM's symmetric heap lies in ASan's shadow memory, the reference cannot run"
-    exit 77
-  fi
-  build="$(dirname "$(dirname "$bench")")"
-  root="$(cd "$(dirname "$0")/../.." && pwd)"
+  with_references
   latest_before="$(ls -ld --time-style=full-iso "$root/results/latest" 2> /dev/null)"
   "$root/launch/main-job" --build "$build" --quick --out "$work/mj" > "$work/out" 2>&1 ||
     fail "main-job: exit $?: $(tail -n 20 "$work/out")"
