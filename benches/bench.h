@@ -197,7 +197,8 @@ typedef struct vsym_bench_stats {
 void vsym_bench_stats_init(vsym_bench_stats_t *st, size_t size);
 
 /* Default timed units for a unit of `bytes` payload: -n when given, else 1000 capped so that a
- * size moves at most 1 GiB (at least 10). Warm-up: -w when given, else a tenth of that. */
+ * size moves at most 1 GiB (at least 10). Warm-up: -w when given, else a tenth of that, at
+ * least 5. */
 long vsym_bench_default_iterations(const vsym_bench_t *b, double bytes_per_unit);
 long vsym_bench_default_warmup(const vsym_bench_t *b, long iterations);
 

@@ -47,7 +47,7 @@ static void print_help(void)
            "  -a, --all             sizes 2 B .. 8 MiB\n"
            "  -s, --size SIZE       one size\n"
            "  -n, --iters N         timed units per size (default 1000, at most 1 GiB moved)\n"
-           "  -w, --warmup N        untimed units first (default a tenth of -n)\n"
+           "  -w, --warmup N        untimed units first (default a tenth of -n, at least 5)\n"
            "  -D, --duration S      seconds per size instead of -n\n"
            "      --mode lat|bw|both  latency (ping-pong / per op), bandwidth (window + quiet)\n"
            "      --window N        non-blocking ops per window in bw mode (default 64)\n"

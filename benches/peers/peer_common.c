@@ -143,7 +143,7 @@ void peer_measure(const peer_opts_t *o, double clock_ns, peer_unit_fn fn, void *
                   peer_stats_t *st)
 {
     long iters = iterations > 0 ? iterations : peer_iterations(o, bytes_per_unit);
-    long warm = o->warmup >= 0 ? o->warmup : (iters / 10 > 1 ? iters / 10 : 1);
+    long warm = o->warmup >= 0 ? o->warmup : (iters / 10 > 5 ? iters / 10 : 5); /* as vsym-bench */
     long calib = warm > 0 ? warm : 1, i = 0, batch, done = 0;
     uint64_t t0, t1, total = 0;
     double unit_ns, peak = 0, sum = 0, *v;

@@ -80,6 +80,12 @@ json)
   "$run" -n 2 --timeout 120 -- "$bench" barrier -n 50 --csv --json "$work/r.jsonl" --append \
     > "$work/csv" 2>> "$work/err" || fail "barrier run: $(cat "$work/err")"
   grep -q '^#bytes,#iters,' "$work/csv" || fail "--csv header missing: $(cat "$work/csv")"
+  # The warm-up: a tenth of -n, at least 5 (nccl-tests' default); -w as given.
+  "$run" -n 2 --timeout 120 -- "$bench" barrier -n 10 --json "$work/w.jsonl" > /dev/null 2>&1 &&
+    "$run" -n 2 --timeout 120 -- "$bench" barrier -n 10 -w 2 --json "$work/w.jsonl" --append \
+      > /dev/null 2>&1 || fail "barrier -n 10 runs"
+  warm=$(python3 -c 'import json,sys; print(" ".join(str(json.loads(l)["warmup"]) for l in open(sys.argv[1])))' "$work/w.jsonl")
+  [ "$warm" = "5 5 2 2" ] || fail "warm-up of -n 10 and of -n 10 -w 2: $warm, expected 5 5 2 2"
   grep -q 't_p99.9\[us\]' "$work/out" || fail "table lacks the p99.9 column"
   ls "$work" | grep -q tmp && fail "a temporary file was left"
   python3 - "$work/r.jsonl" <<'EOF' || exit 1
