@@ -111,20 +111,11 @@ static size_t bc_ll_default_max(int n)
  * Why AMD differs is not settled: its L3 is shared per core complex, so a reader on another one
  * (a guest's vCPUs may lie on two) gets a modified line across the fabric, which may cost more
  * than reading memory. The setting decides on machines where the rule guesses wrong. */
-static int amd_cpu(void)
-{
-#if defined(__x86_64__)
-    return __builtin_cpu_is("amd");
-#else
-    return 0;
-#endif
-}
-
 static size_t stream_min(size_t setting, size_t amd_min)
 {
     if (setting == 0) return SIZE_MAX; /* never */
     if (setting != SIZE_MAX) return setting;
-    return amd_cpu() ? amd_min : SIZE_MAX;
+    return vsym_util_cpu_amd() ? amd_min : SIZE_MAX;
 }
 
 VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
@@ -204,7 +195,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         if (!vsym_team_process_copy(team, r)) c->pcopy_min = c->ag_pcopy_min = 0;
     c->bc_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_BC_STREAM_MIN);
     c->ag_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_AG_STREAM_MIN);
-    c->zc_stream = amd_cpu(); /* dst_streams says why */
+    c->zc_stream = vsym_util_cpu_amd(); /* dst_streams says why */
     c->ll_tmp = malloc((size_t)c->n * VSYM_COLL_LL_MAX);
     if (c->ll_tmp == NULL) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory");

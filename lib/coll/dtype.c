@@ -816,13 +816,7 @@ static int red_turning = -1;
 int vsym_coll_reduce_turning(int on)
 {
     if (on < 0) on = __atomic_load_n(&red_turning, __ATOMIC_RELAXED);
-    if (on < 0) {
-#if defined(__x86_64__)
-        on = __builtin_cpu_is("amd") != 0;
-#else
-        on = 0;
-#endif
-    }
+    if (on < 0) on = vsym_util_cpu_amd();
     __atomic_store_n(&red_turning, on, __ATOMIC_RELAXED);
     return on;
 }

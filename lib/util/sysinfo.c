@@ -31,6 +31,15 @@ void vsym_util_cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
+int vsym_util_cpu_amd(void)
+{
+#if defined(__x86_64__)
+    return __builtin_cpu_is("amd") != 0;
+#else
+    return 0;
+#endif
+}
+
 /* Format a CPU set as "0-3,8" into buf. */
 static void format_cpus(const cpu_set_t *set, char *buf, size_t len)
 {

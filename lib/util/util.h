@@ -141,6 +141,8 @@ double vsym_backoff_elapsed(const vsym_backoff_t *b);
 
 /* The CPU's model name from /proc/cpuinfo ("unknown" when it has none). */
 void vsym_util_cpu_model(char *buf, size_t len);
+/* 1 on an AMD x86-64 CPU (the collectives' rules that differ by vendor). */
+int vsym_util_cpu_amd(void);
 
 /* 1 on a CPU emulated by qemu's TCG (hypervisor CPUID leaf "TCGTCGTCGTCG", or "TCG" in the model
  * name): pauses enter qemu's main loop, and 16-byte vector accesses may be split in two. */
