@@ -24,11 +24,14 @@ static int case_wanted(vsym_dtype_t dt, vsym_red_op_t op)
 }
 
 /* An exactly representable value for (rank, index): sums, products, minima and maxima of a few
- * of them are exact in every dtype, so any reduction order gives the reference bits. */
+ * of them are exact in every dtype, so any reduction order gives the reference bits. The i / 5
+ * term breaks the period of 3 elements that i * 3 alone has, and every case takes the next seed
+ * (next_seed), so data a path failed to move never equals what the last call left behind (in a
+ * scratch, a dst) by chance. */
 static double value(vsym_dtype_t dt, vsym_red_op_t op, int r, size_t i, int seed)
 {
-    long v = (long)((r * 7 + (long)i * 3 + seed) % 9);
-    if (op == VSYM_RED_PROD) return (double)(1 + (r + (long)i + seed) % 3);
+    long v = (long)((r * 7 + (long)i * 3 + (long)(i / 5) + seed) % 9);
+    if (op == VSYM_RED_PROD) return (double)(1 + (r + (long)i + (long)(i / 5) + seed) % 3);
     if (dt == VSYM_DTYPE_U64) return (double)v;
     return (double)(v - 4);
 }
@@ -112,8 +115,16 @@ typedef struct tcase {
     char what[160];
 } tcase_t;
 
+/* A case's seed: the next one on every rank (the ranks run the same cases in the same order). */
+static void next_seed(tcase_t *t)
+{
+    static int calls;
+    t->seed = ++calls;
+}
+
 static void t_allreduce(tcase_t *t, int inplace)
 {
+    next_seed(t);
     size_t es = vsym_dtype_size(t->dt), len = t->count * es;
     char *src = gbuf(len), *dst = inplace ? src : gbuf(len), *want = malloc(len + 1);
     for (size_t i = 0; i < t->count; i++) {
@@ -130,6 +141,7 @@ static void t_allreduce(tcase_t *t, int inplace)
 
 static void t_reduce_scatter(tcase_t *t, int inplace)
 {
+    next_seed(t);
     size_t es = vsym_dtype_size(t->dt), len = t->count * es, n = (size_t)t->n;
     char *src = gbuf(len * n), *want = malloc(len + 1);
     char *dst = inplace ? src + len * (size_t)t->me : gbuf(len);
@@ -156,6 +168,7 @@ static void t_reduce_scatter(tcase_t *t, int inplace)
 
 static void t_allgather(tcase_t *t, int inplace)
 {
+    next_seed(t);
     size_t es = vsym_dtype_size(t->dt), len = t->count * es, n = (size_t)t->n;
     char *dst = gbuf(len * n), *want = malloc(len * n + 1);
     char *src = inplace ? dst + len * (size_t)t->me : gbuf(len);
@@ -175,6 +188,7 @@ static void t_allgather(tcase_t *t, int inplace)
 
 static void t_broadcast(tcase_t *t, int inplace, int root)
 {
+    next_seed(t);
     size_t es = vsym_dtype_size(t->dt), len = t->count * es;
     char *dst = gbuf(len), *want = malloc(len + 1);
     char *src = (inplace || t->me != root) ? dst : gbuf(len);
@@ -194,6 +208,7 @@ static void t_broadcast(tcase_t *t, int inplace, int root)
 
 static void t_alltoall(tcase_t *t, int inplace)
 {
+    next_seed(t);
     size_t es = vsym_dtype_size(t->dt), len = t->count * es, n = (size_t)t->n;
     char *src = gbuf(len * n), *dst = inplace ? src : gbuf(len * n), *want = malloc(len * n + 1);
     /* Block j of rank r: value(rank r, index j*count + i). Rank me receives block me of r. */

@@ -2350,6 +2350,14 @@ VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *c, const void *src, void
     coll_path_t path;
     VSYM_TRY(coll_begin(c, VSYM_COLL_KIND_BROADCAST, src, dst, count, dtype, NULL, root, algo,
                         &path, &db, NULL));
+    /* A root's src overlapping its dst (not the same): moved into dst first, then sent from
+     * there, as in place. The paths copy and send piece by piece, and a piece copied into dst
+     * would overwrite src not yet sent (bc_zerocopy moves it whole itself). */
+    if (c->me == root && src != dst && path != P_NONE && path != P_ZEROCOPY &&
+        !apart(src, count * es, dst, count * es)) {
+        memmove(dst, src, count * es);
+        src = dst;
+    }
     switch (path) {
     case P_NONE:
         return VSYM_OK;
