@@ -1175,6 +1175,14 @@ int main(int argc, char **argv)
     suite(world, "world (dst streamed from 4K)", 0);
     unsetenv("VSYM_NT_THRESHOLD");
     VSYM_CHECK_OK(vsym_settings_check());
+    /* What every rank publishes into its scratch (copies, the reductions of the two-shot and
+     * ring paths) stored with non-temporal stores, as VSYM_PUBLISH_STREAM auto does where the
+     * peers' lines are far. */
+    setenv("VSYM_PUBLISH_STREAM", "on", 1);
+    VSYM_CHECK_OK(vsym_settings_check());
+    suite(world, "world (published with streaming stores)", 0);
+    unsetenv("VSYM_PUBLISH_STREAM");
+    VSYM_CHECK_OK(vsym_settings_check());
     int reps = slow ? 3 : 1;
     for (int rep = 0; rep < reps; rep++) {
         /* The world's all-to-alls of at least 1 KiB read the peers' src with process-to-process

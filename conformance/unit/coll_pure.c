@@ -727,6 +727,72 @@ static void test_half_reduce(void)
     VSYM_CHECK(cases > 300, "half reduce cases %d", cases);
 }
 
+/* What a rank publishes into its scratch (vsym_util_copy_publish, vsym_coll_reduce_publish)
+ * under VSYM_PUBLISH_STREAM off, on and auto: every byte copied at any length and alignment,
+ * nothing stored around it, on streams and off does not (below the streaming threshold), auto
+ * never streams below 8 KiB; the reduction's bits those of vsym_coll_reduce in every mode. */
+static void test_publish(void)
+{
+    static const char *const modes[] = {"off", "on", "auto"};
+    const size_t lens[] = {0, 1, 100, 4095, 4096, 8191, 8192, 12345, 65536 + 17};
+    enum { PAD = 64 };
+    unsigned char *src = malloc(65536 + 17 + 8), *dst = malloc(65536 + 17 + 2 * PAD + 16);
+    VSYM_CHECK(src != NULL && dst != NULL, "malloc");
+    for (size_t i = 0; i < 65536 + 17 + 8; i++)
+        src[i] = (unsigned char)(i * 7 + i / 251 + 1);
+    for (int m = 0; m < 3; m++) {
+        VSYM_CHECK(setenv("VSYM_PUBLISH_STREAM", modes[m], 1) == 0, "setenv");
+        VSYM_CHECK_OK(vsym_settings_check());
+        for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++)
+            for (int so = 0; so < 8; so += 5)
+                for (int dofs = 0; dofs < 16; dofs += 3) {
+                    size_t len = lens[li];
+                    unsigned char *d = dst + PAD + dofs;
+                    memset(dst, 0xA5, 65536 + 17 + 2 * PAD + 16);
+                    int streamed = vsym_util_copy_publish(d, src + so, len);
+                    VSYM_CHECK(memcmp(d, src + so, len) == 0,
+                               "publish %s: %zu bytes (src +%d, dst +%d) not copied", modes[m], len,
+                               so, dofs);
+                    for (size_t g = 0; g < PAD; g++)
+                        VSYM_CHECK(d[-1 - (long)g] == 0xA5 && d[len + g] == 0xA5,
+                                   "publish %s: %zu bytes: a byte around dst changed", modes[m],
+                                   len);
+                    VSYM_CHECK(m != 0 || streamed == 0, "publish off: %zu bytes streamed", len);
+                    VSYM_CHECK(m != 1 || streamed == 1, "publish on: %zu bytes not streamed", len);
+                    VSYM_CHECK(m != 2 || len >= 8192 || streamed == 0,
+                               "publish auto: %zu bytes (under 8 KiB) streamed", len);
+                }
+        VSYM_CHECK(vsym_util_publish_streams(100) == (m == 1),
+                   "publish %s: a 100-byte reduction %s", modes[m],
+                   m == 1 ? "not streamed" : "streamed");
+        /* The reduction into a scratch: the same bits as the plain kernel, 3 sources. */
+        const size_t count = 3001;
+        float *a = malloc(count * 4), *b = malloc(count * 4), *c = malloc(count * 4);
+        float *want = malloc(count * 4), *got = malloc(count * 4 + 64);
+        VSYM_CHECK(a && b && c && want && got, "malloc");
+        for (size_t i = 0; i < count; i++) {
+            a[i] = (float)(i % 17) * 0.25f;
+            b[i] = (float)(i % 5) - 1.5f;
+            c[i] = 1.0f / (float)(1 + i % 9);
+        }
+        const void *srcs[3] = {a, b, c};
+        vsym_coll_reduce(VSYM_DTYPE_F32, VSYM_RED_SUM, want, srcs, 3, count);
+        memset(got, 0, count * 4 + 64);
+        vsym_coll_reduce_publish(VSYM_DTYPE_F32, VSYM_RED_SUM, got, srcs, 3, count);
+        VSYM_CHECK(memcmp(got, want, count * 4) == 0,
+                   "publish %s: the reduction's bits differ from vsym_coll_reduce's", modes[m]);
+        free(a);
+        free(b);
+        free(c);
+        free(want);
+        free(got);
+    }
+    VSYM_CHECK(unsetenv("VSYM_PUBLISH_STREAM") == 0, "unsetenv");
+    VSYM_CHECK_OK(vsym_settings_check());
+    free(src);
+    free(dst);
+}
+
 int main(void)
 {
     test_half();
@@ -735,6 +801,7 @@ int main(void)
     test_reduce_push();
     test_reduce_alias();
     test_push_stream();
+    test_publish();
     test_half_reduce();
     if (vsym_coll_reduce_wide(-1)) {
         /* Again through the f16 and bf16 kernels without 512-bit vectors (CPUs without

@@ -974,7 +974,7 @@ static void dst_fence(int stream)
 static void stream_publish(void *dst, const void *src, size_t len, int stream)
 {
     if (!stream) {
-        vsym_util_copy(dst, src, len);
+        vsym_util_copy_publish(dst, src, len);
         return;
     }
     vsym_util_copy_stream(dst, src, len);
@@ -1182,7 +1182,7 @@ static vsym_status_t ar_oneshot(vsym_coll_t *c, const char *src, char *dst, size
     const void *srcs[c->n];
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
-        vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
+        vsym_util_copy_publish(vsym_coll_bar_buf(c), src + off * es, m * es);
         VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < c->n; r++)
             VSYM_TRY(bar_peer_v(c, r, 0, m * es, &srcs[r]));
@@ -1224,14 +1224,14 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
-        vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
+        vsym_util_copy_publish(vsym_coll_bar_buf(c), src + off * es, m * es);
         VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < n; r++)
             VSYM_TRY(bar_peer_v(c, r, lo * es, (hi - lo) * es, &srcs[r]));
         vsym_coll_bar_next(c);
         /* Writing the next phase's region now is safe: every rank has entered the barrier
          * above, so none still reads what the region held two phases ago. */
-        vsym_coll_reduce(dtype, op, vsym_coll_bar_buf(c) + lo * es, srcs, n, hi - lo);
+        vsym_coll_reduce_publish(dtype, op, vsym_coll_bar_buf(c) + lo * es, srcs, n, hi - lo);
         VSYM_TRY(vsym_coll_bar_sync(c));
         VSYM_TRY(gather_segments(c, n, dst, off, m, es, stream));
         vsym_coll_bar_next(c);
@@ -1322,7 +1322,8 @@ static vsym_status_t ar_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
         char *d = dst + off * es;
         char *buf;
         VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
-        memcpy(buf, s + seg_lo(m, n, me) * es, (seg_lo(m, n, me + 1) - seg_lo(m, n, me)) * es);
+        vsym_util_copy_publish(buf, s + seg_lo(m, n, me) * es,
+                               (seg_lo(m, n, me + 1) - seg_lo(m, n, me)) * es);
         for (int step = 0; step < 2 * (n - 1); step++) {
             int rs = step < n - 1;
             int k = rs ? (me - step - 1 + 2 * n) % n : (me - (step - (n - 1)) + 2 * n) % n;
@@ -1335,11 +1336,11 @@ static vsym_status_t ar_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
                 VSYM_TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
                 if (rs) {
                     const void *in[2] = {l, s + klo * es};
-                    vsym_coll_reduce(dtype, op, next, in, 2, klen);
+                    vsym_coll_reduce_publish(dtype, op, next, in, 2, klen);
                     if (step == n - 2) /* final: segment me + 1 */
                         dst_copy(d + klo * es, next, klen * es, stream);
                 } else {
-                    memcpy(next, l, klen * es);
+                    vsym_util_copy_publish(next, l, klen * es);
                     dst_copy(d + klo * es, l, klen * es, stream);
                 }
             } else {
@@ -1373,7 +1374,7 @@ static vsym_status_t ar_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
             if (me >= p2) {
                 int to = me - p2;
                 VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
-                memcpy(buf, s, len);
+                vsym_util_copy_publish(buf, s, len);
                 VSYM_TRY(pw_publish(c, &to, 1));
             } else if (me < extra) {
                 VSYM_TRY(pw_read(c, me + p2, 0, len, &t));
@@ -1391,7 +1392,7 @@ static vsym_status_t ar_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
             if (me < p2) {
                 int partner = me ^ mask;
                 VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
-                memcpy(buf, d, len);
+                vsym_util_copy_publish(buf, d, len);
                 VSYM_TRY(pw_publish(c, &partner, 1));
                 VSYM_TRY(pw_read(c, partner, 0, len, &t));
                 const void *in[2] = {me < partner ? (const void *)d : t,
@@ -1405,7 +1406,7 @@ static vsym_status_t ar_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
             if (me < extra) {
                 int to = me + p2;
                 VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
-                memcpy(buf, d, len);
+                vsym_util_copy_publish(buf, d, len);
                 VSYM_TRY(pw_publish(c, &to, 1));
             } else if (me >= p2) {
                 VSYM_TRY(pw_read(c, me - p2, 0, len, &t));
@@ -1472,7 +1473,7 @@ static vsym_status_t ar_hier(vsym_coll_t *c, const char *src, char *dst, size_t 
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, L, l), hi = seg_lo(m, L, l + 1);
-        vsym_util_copy(vsym_coll_bar_buf(nc), src + off * es, m * es);
+        vsym_util_copy_publish(vsym_coll_bar_buf(nc), src + off * es, m * es);
         VSYM_TRY(vsym_coll_bar_sync(nc));
         for (int r = 0; r < L; r++)
             VSYM_TRY(bar_peer_v(nc, r, lo * es, (hi - lo) * es, &srcs[r]));
@@ -1512,7 +1513,7 @@ static vsym_status_t ar_oneshot_nodes(vsym_coll_t *c, const char *src, char *dst
         VSYM_TRY(vsym_coll_xch(ic, blk, len, reg, got));
         char *buf = vsym_coll_bar_buf(nc);
         for (int j = 0; j < N; j++)
-            memcpy(buf + (size_t)j * len, got[j], len);
+            vsym_util_copy_publish(buf + (size_t)j * len, got[j], len);
         VSYM_TRY(vsym_coll_bar_sync(nc));
         /* World rank r is local rank r % L of node r / L. */
         for (int r = 0; r < c->n; r++)
@@ -1800,7 +1801,7 @@ static vsym_status_t ag_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf;
         VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
-        memcpy(buf, src + off * es, len);
+        vsym_util_copy_publish(buf, src + off * es, len);
         dst_copy(dst + ((size_t)me * count + off) * es, src + off * es, len, stream);
         for (int step = 0; step < n - 1; step++) {
             int k = (me - step - 1 + n) % n;
@@ -1835,7 +1836,8 @@ static vsym_status_t ag_rd(vsym_coll_t *c, const char *src, char *dst, size_t co
             const char *t;
             VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
             for (int b = 0; b < mask; b++)
-                memcpy(buf + (size_t)b * len, dst + ((size_t)(mybase + b) * count + off) * es, len);
+                vsym_util_copy_publish(buf + (size_t)b * len,
+                                       dst + ((size_t)(mybase + b) * count + off) * es, len);
             VSYM_TRY(pw_publish(c, &partner, 1));
             VSYM_TRY(pw_read(c, partner, 0, (size_t)mask * len, &t));
             for (int b = 0; b < mask; b++)
@@ -1953,7 +1955,8 @@ static vsym_status_t blocks_oneshot(vsym_coll_t *c, const char *src, char *dst, 
         char *buf = vsym_coll_bar_buf(c);
         for (int j = 0; j < n; j++)
             if (!own || j != c->me)
-                vsym_util_copy(buf + (size_t)j * len, src + ((size_t)j * count + off) * es, len);
+                vsym_util_copy_publish(buf + (size_t)j * len, src + ((size_t)j * count + off) * es,
+                                       len);
         VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < n; r++) {
             srcs[r] = src + ((size_t)r * count + off) * es; /* own: block me */
@@ -2019,7 +2022,7 @@ static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf;
         VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
-        memcpy(buf, src + ((size_t)((me + n - 1) % n) * count + off) * es, len);
+        vsym_util_copy_publish(buf, src + ((size_t)((me + n - 1) % n) * count + off) * es, len);
         for (int step = 0; step < n - 1; step++) {
             int k = (me - step - 2 + 2 * n) % n;
             const char *l;
@@ -2029,7 +2032,7 @@ static vsym_status_t rs_ring(vsym_coll_t *c, const char *src, char *dst, size_t 
             if (step < n - 2) {
                 char *next;
                 VSYM_TRY(pw_acquire(c, parity_now(c) ^ 1, &next));
-                vsym_coll_reduce(dtype, op, next, in, 2, m);
+                vsym_coll_reduce_publish(dtype, op, next, in, 2, m);
             } else {
                 dst_reduce(dtype, op, dst + off * es, in, 2, m, stream);
             }
@@ -2206,12 +2209,12 @@ static vsym_status_t bc_twoshot(vsym_coll_t *c, const char *src, char *dst, size
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         size_t lo = seg_lo(m, n, c->me), hi = seg_lo(m, n, c->me + 1);
-        if (c->me == root) vsym_util_copy(vsym_coll_bar_buf(c), src + off * es, m * es);
+        if (c->me == root) vsym_util_copy_publish(vsym_coll_bar_buf(c), src + off * es, m * es);
         VSYM_TRY(vsym_coll_bar_sync(c));
         const char *p;
         VSYM_TRY(vsym_coll_bar_peer(c, root, lo * es, (hi - lo) * es, &p));
         vsym_coll_bar_next(c);
-        memcpy(vsym_coll_bar_buf(c) + lo * es, p, (hi - lo) * es);
+        vsym_util_copy_publish(vsym_coll_bar_buf(c) + lo * es, p, (hi - lo) * es);
         VSYM_TRY(vsym_coll_bar_sync(c));
         VSYM_TRY(gather_segments(c, n, dst, off, m, es, stream));
         vsym_coll_bar_next(c);
@@ -2326,7 +2329,7 @@ static vsym_status_t bc_tree(vsym_coll_t *c, const char *src, char *dst, size_t 
                 char *buf;
                 int peer = (to + root) % n;
                 VSYM_TRY(pw_acquire(c, parity_now(c), &buf));
-                memcpy(buf, have, len);
+                vsym_util_copy_publish(buf, have, len);
                 VSYM_TRY(pw_publish(c, &peer, 1));
             }
             if (from >= 0) {

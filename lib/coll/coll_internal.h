@@ -41,6 +41,12 @@ void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *ds
 int vsym_coll_reduce_push_stream(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
                                  const void *const *srcs, int nsrc, size_t count);
 
+/* A reduction stored into this rank's scratch for peers to read: streamed (and fenced) where
+ * vsym_util_publish_streams() says so and the CPU has the streaming pass, else
+ * vsym_coll_reduce. */
+void vsym_coll_reduce_publish(vsym_dtype_t dtype, vsym_red_op_t op, void *dst,
+                              const void *const *srcs, int nsrc, size_t count);
+
 /* Whether a kernel storing to st[0..nst) while loading from ld[0..nld) runs from its last element
  * down: a store less than 512 bytes past a load modulo 4 KiB, none as near the other way (4K
  * aliasing; dtype.c says more). */

@@ -883,6 +883,18 @@ void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const voi
     reduce_dir(dtype, op, dst, srcs, nsrc, count, red_direction(&dst, 1, srcs, nsrc));
 }
 
+void vsym_coll_reduce_publish(vsym_dtype_t dtype, vsym_red_op_t op, void *dst,
+                              const void *const *srcs, int nsrc, size_t count)
+{
+    void *d[1] = {dst};
+    if (vsym_util_publish_streams(count * vsym_dtype_size(dtype)) &&
+        vsym_coll_reduce_push_stream(dtype, op, d, 1, srcs, nsrc, count)) {
+        vsym_util_copy_fence();
+        return;
+    }
+    vsym_coll_reduce(dtype, op, dst, srcs, nsrc, count);
+}
+
 void vsym_coll_reduce_push(vsym_dtype_t dtype, vsym_red_op_t op, void *const *dsts, int ndst,
                            const void *const *srcs, int nsrc, size_t count)
 {

@@ -401,7 +401,7 @@ static void publish_blocks(vsym_coll_t *c, const char *in, size_t nb, size_t n, 
 {
     char *buf = vsym_coll_bar_buf(c);
     for (size_t b = 0; b < nb; b++)
-        vsym_util_copy(buf + b * m * es, in + (b * n + off) * es, m * es);
+        vsym_util_copy_publish(buf + b * m * es, in + (b * n + off) * es, m * es);
 }
 
 /* One-shot: one exchange; each rank reduces, in a fixed order, the sources it needs.
@@ -511,7 +511,8 @@ static vsym_status_t run_twophase(vsym_fused_t *f, vsym_fused_op_t op, const cha
             }
         }
         vsym_coll_bar_next(c);
-        vsym_coll_reduce(dtype, VSYM_RED_SUM, vsym_coll_bar_buf(c) + lo * es, srcs, ns, hi - lo);
+        vsym_coll_reduce_publish(dtype, VSYM_RED_SUM, vsym_coll_bar_buf(c) + lo * es, srcs, ns,
+                                 hi - lo);
         VSYM_TRY(vsym_coll_bar_sync(c));
         for (size_t d = 0; d < ob; d++) {
             int dd = ob > 1 ? (int)d : f->dp_rank;

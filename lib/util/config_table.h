@@ -34,6 +34,14 @@
       "stores into its results once the ranks' buffers together reach twice it, out of place "     \
       "(the copies out of the peers' symmetric buffers on AMD CPUs only; auto: half the "          \
       "last-level cache of the rank's CPU, from sysfs; 0: never).")                                \
+    X(PUBLISH_STREAM, ENUM, "auto", "auto|on|off",                                                 \
+      "How a rank stores what it publishes for its peers into its collective scratch (copies and " \
+      "reductions): auto: where every rank has a core, from 8 KiB, the first 4 KiB of a copy "     \
+      "with ordinary stores, timed, and "                                                          \
+      "the rest, and the reductions after it, with non-temporal stores where that took 1 us or "   \
+      "more (the lines are held by a core far away, and each ordinary store waits for one), "      \
+      "else ordinary stores; on: non-temporal stores at every size; off: ordinary stores "         \
+      "(VSYM_NT_THRESHOLD still applies).")                                                        \
     X(DEVICE, STRING, "", "",                                                                      \
       "RDMA device to use (empty: the active device closest to the CPUs).")                        \
     X(PORT, INT, "0", "", "RDMA port number (0: the first active port).")                          \

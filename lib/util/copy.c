@@ -137,3 +137,60 @@ void vsym_util_copy(void *dst, const void *src, size_t len)
 {
     vsym_util_copy_part(dst, src, len, len);
 }
+
+/* ---- Copies a peer on another core reads next ---------------------------------------------- */
+
+#define PUBLISH_MIN 8192     /* smaller copies: ordinary stores (or VSYM_NT_THRESHOLD's) */
+#define PUBLISH_PROBE 4096   /* the timed head of an auto copy */
+#define PUBLISH_SLOW_NS 1000 /* the head's time from which the rest streams */
+
+/* The last auto probe's verdict in this process: 1 the lines were far (it streamed). */
+static int publish_last_slow;
+
+/* VSYM_PUBLISH_STREAM: 0 auto, 1 on, 2 off (the setting's values, checked when read). auto is
+ * off where ranks share cores: there the probe's 4 KiB also took 1-1.5 us with the CPUs near
+ * (4 ranks on the 2-core AMD host: 80 % of two ranks' probes), and streaming made the all-reduce
+ * of 1-4 MiB 1.15-1.37x slower. */
+static int publish_mode(void)
+{
+    const char *v = vsym_config_str(VSYM_CFG_PUBLISH_STREAM);
+    int m = v[0] == 'a' ? 0 : v[1] == 'n' ? 1 : 2;
+    return m == 0 && !vsym_util_core_per_rank() ? 2 : m;
+}
+
+int vsym_util_copy_publish(void *dst, const void *src, size_t len)
+{
+#if defined(__x86_64__)
+    int mode = publish_mode();
+    if ((mode == 1 || (mode == 0 && len >= PUBLISH_MIN)) && !vsym_util_copy_streams(len)) {
+        size_t head = 0;
+        if (mode == 0) {
+            uint64_t t0 = vsym_util_time_ns();
+            memcpy(dst, src, PUBLISH_PROBE);
+            head = PUBLISH_PROBE;
+            const int slow = vsym_util_time_ns() - t0 >= PUBLISH_SLOW_NS;
+            __atomic_store_n(&publish_last_slow, slow, __ATOMIC_RELAXED);
+            if (!slow) {
+                memcpy((char *)dst + head, (const char *)src + head, len - head);
+                return 0;
+            }
+        }
+        copy_nt((char *)dst + head, (const char *)src + head, len - head, 1);
+        return 1;
+    }
+#endif
+    vsym_util_copy(dst, src, len);
+    return vsym_util_copy_streams(len);
+}
+
+int vsym_util_publish_streams(size_t len)
+{
+#if defined(__x86_64__)
+    int mode = publish_mode();
+    return mode == 1 || (mode == 0 && len >= PUBLISH_MIN &&
+                         __atomic_load_n(&publish_last_slow, __ATOMIC_RELAXED));
+#else
+    (void)len;
+    return 0;
+#endif
+}

@@ -179,6 +179,18 @@ void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole);
 int vsym_util_copy_streams(size_t whole);
 void vsym_util_copy_stream(void *dst, const void *src, size_t len);
 void vsym_util_copy_fence(void);
+/* Copy what a rank publishes for peers on other cores to read (its collective scratch) from
+ * src, where those peers read the previous data (their caches hold the lines). Where such lines
+ * are far away (this 2-core VM's vCPUs on different dies at times: a line's round trip between
+ * the cores 340-470 ns instead of 50-90), each ordinary store waits for one: 64 KiB in 28 us,
+ * in 2 us with non-temporal stores, which do not wait. So from 8 KiB, VSYM_PUBLISH_STREAM auto
+ * times the first 4 KiB and streams the rest when that took 1 us or more. Returns 1 when the
+ * copy streamed (fenced: visible before any later store). */
+int vsym_util_copy_publish(void *dst, const void *src, size_t len);
+/* For other stores of len bytes into such memory (a reduction's results): 1 where they should
+ * stream, by VSYM_PUBLISH_STREAM (on: always; auto: from 8 KiB where this process's last timed
+ * copy found the lines far). */
+int vsym_util_publish_streams(size_t len);
 /* VSYM_NT_THRESHOLD in force, "auto" resolved (half the last-level cache); 0: never. */
 size_t vsym_util_nt_threshold(void);
 
