@@ -59,6 +59,40 @@ vsym_status_t vsym_bench_pair_sync(vsym_bench_t *b)
 
 /* ---- Measurement -------------------------------------------------------------------------- */
 
+/* Wait until *w reaches want (spinning: both ranks have a core); 0 after 1 s without it. */
+static int rtt_wait(const volatile uint64_t *w, uint64_t want)
+{
+    uint64_t t0 = vsym_util_time_ns();
+    for (unsigned k = 0; __atomic_load_n(w, __ATOMIC_ACQUIRE) < want; k++)
+        if ((k & 1023) == 1023 && vsym_util_time_ns() - t0 > 1000000000ull) return 0;
+    return 1;
+}
+
+void vsym_bench_core_rtt(vsym_bench_t *b)
+{
+    enum { WARM = 10, TIMED = 100 };
+    b->core_rtt_ns = -1;
+    if (b->nranks < 2 || b->rank > 1 || !vsym_util_core_per_rank()) return;
+    volatile uint64_t *w = b->rank == 0 ? vsym_obj_ptr(b->sync_obj) : NULL;
+    if (vsym_obj_peer_ptr(b->sync_obj, 1 - b->rank) == NULL) return;
+    if (b->rank == 1) w = vsym_obj_peer_ptr(b->sync_obj, 0);
+    /* Rank 0 stores the odd values of this call's sequence, rank 1 the even ones. */
+    uint64_t base = b->rtt_seq, t0 = 0;
+    b->rtt_seq += 2 * (WARM + TIMED);
+    for (uint64_t i = 0; i < WARM + TIMED; i++) {
+        uint64_t odd = base + 2 * i + 1;
+        if (i == WARM) t0 = vsym_util_time_ns();
+        if (b->rank == 0) {
+            __atomic_store_n(w, odd, __ATOMIC_RELEASE);
+            if (!rtt_wait(w, odd + 1)) return;
+        } else {
+            if (!rtt_wait(w, odd)) return;
+            __atomic_store_n(w, odd + 1, __ATOMIC_RELEASE);
+        }
+    }
+    if (b->rank == 0) b->core_rtt_ns = (double)(vsym_util_time_ns() - t0) / TIMED;
+}
+
 void vsym_bench_stats_init(vsym_bench_stats_t *st, size_t size)
 {
     memset(st, 0, sizeof(*st));
@@ -345,6 +379,7 @@ json_t *vsym_bench_record_new(vsym_bench_t *b, const char *op, const char *mode,
             json_object_set_new(r, "transport", json_string(tp ? tp : "unknown"));
     }
     json_object_set_new(r, "check", json_boolean(b->opts->check));
+    if (b->core_rtt_ns >= 0) json_object_set_new(r, "core_rtt_ns", json_real(b->core_rtt_ns));
     json_object_set(r, "config", b->config);
     return r;
 }

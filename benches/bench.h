@@ -121,6 +121,8 @@ struct vsym_bench {
      * in_pair is 1 on those two ranks; peer is the other one of the pair (or -1). */
     int pair_a, pair_b, in_pair, peer;
     double clock_ns;               /* the cost of one vsym_util_time_ns() call, measured at start */
+    double core_rtt_ns; /* vsym_bench_core_rtt()'s last figure on rank 0 (-1: not measured) */
+    uint64_t rtt_seq;   /* its round trips so far (ranks 0 and 1) */
     vsym_obj_t *sync_obj;          /* a small object whose signal pad vsym_bench_pair_sync() uses */
     json_t *config;                /* the effective configuration (every rank has it) */
     vsym_bench_results_t *results; /* rank 0 with --json, else NULL */
@@ -134,6 +136,16 @@ struct vsym_bench {
     struct vsym_bench_pair_result *pair_log;
     size_t pair_log_n, pair_log_cap;
 };
+
+/* The round trip of a cache line between the cores of ranks 0 and 1 (ns, the mean of 100 after
+ * 10 untimed), into b->core_rtt_ns on rank 0, which vsym_bench_record_new() records with each
+ * result as "core_rtt_ns". A machine whose cores lie on different dies (or a VM whose vCPUs move
+ * between them) pays that for every line a rank writes that a peer read last: on the 2-core AMD
+ * guest it swings between about 50-90 ns and 340-470 ns within minutes, and copies through a
+ * collective's scratch take up to 5x longer in the slow state. Every rank calls it at the same
+ * point; only ranks 0 and 1 take part, where they reach each other by load and store and every
+ * rank has a core of its own (else -1). Bounded: 1 s without progress gives -1. */
+void vsym_bench_core_rtt(vsym_bench_t *b);
 
 /* ---- Sizes and pairs ---------------------------------------------------------------------- */
 

@@ -507,12 +507,14 @@ int main(int argc, char **argv)
         return VSYM_BENCH_EXIT_USAGE;
     }
     b.clock_ns = measure_clock_ns();
+    b.core_rtt_ns = -1;
     if (compute_sizes(&b) != 0) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "bench: sizes");
         goto fail;
     }
     st = vsym_alloc(b.world, 64, &b.sync_obj);
     if (st != VSYM_OK) goto fail;
+    memset(vsym_obj_ptr(b.sync_obj), 0, 64); /* vsym_bench_core_rtt's word */
     st = build_config(&b, argc, argv);
     if (st != VSYM_OK) goto fail;
     /* Rank 0 writes the results; every rank learns whether it could open the file. */

@@ -369,6 +369,7 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
         r.count = size / es / per;
         if (r.count == 0) continue;
         size_t bytes = r.count * es * per;
+        vsym_bench_core_rtt(b);
         for (int sym = 0; sym < 2 && st == VSYM_OK; sym++) {
             double row[10] = {(double)bytes, (double)(r.count * per)};
             r.src = bufs[sym][0];
@@ -616,6 +617,7 @@ static int run_fused(vsym_bench_t *b)
                 r.count = b->sizes[k] / es / nin;
                 if (r.count == 0) continue;
                 vsym_fused_shapes(r.fused, r.fop, r.count, &nin, &nout);
+                vsym_bench_core_rtt(b);
                 double times[VSYM_FUSED_MODE_COUNT] = {0}, speedup[VSYM_FUSED_MODE_COUNT] = {0};
                 double best = 0;
                 const int has_base = (modes >> VSYM_FUSED_BASELINE) & 1;

@@ -525,8 +525,10 @@ static int run_copy(vsym_bench_t *b)
     if (st != VSYM_OK) return st;
     for (int p = 0; p < N_PATTERNS && st == VSYM_OK; p++) {
         if (b->opts->op != NULL && strcmp(b->opts->op, patterns[p]) != 0) continue;
-        for (int k = 0; k < b->nsizes && st == VSYM_OK; k++)
+        for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
+            vsym_bench_core_rtt(b);
             st = (vsym_status_t)run_pattern_size(b, svc, patterns[p], b->sizes[k], &l);
+        }
     }
     free(l.v);
     vsym_status_t st2 = vsym_copy_destroy(svc);
