@@ -143,6 +143,7 @@ void vsym_util_copy(void *dst, const void *src, size_t len)
 #define PUBLISH_MIN 8192     /* smaller copies: ordinary stores (or VSYM_NT_THRESHOLD's) */
 #define PUBLISH_PROBE 4096   /* the timed head of an auto copy */
 #define PUBLISH_SLOW_NS 1000 /* the head's time from which the rest streams */
+#define PUBLISH_EVERY 16     /* auto: one copy in this many is timed */
 
 /* The last auto probe's verdict in this process: 1 the lines were far (it streamed). */
 static int publish_last_slow;
@@ -164,16 +165,19 @@ int vsym_util_copy_publish(void *dst, const void *src, size_t len)
     int mode = publish_mode();
     if ((mode == 1 || (mode == 0 && len >= PUBLISH_MIN)) && !vsym_util_copy_streams(len)) {
         size_t head = 0;
-        if (mode == 0) {
+        /* auto: one copy in PUBLISH_EVERY is timed (the state lasts seconds); the others
+         * follow its verdict. */
+        static unsigned calls;
+        if (mode == 0 && __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) % PUBLISH_EVERY == 0) {
             uint64_t t0 = vsym_util_time_ns();
             memcpy(dst, src, PUBLISH_PROBE);
             head = PUBLISH_PROBE;
-            const int slow = vsym_util_time_ns() - t0 >= PUBLISH_SLOW_NS;
-            __atomic_store_n(&publish_last_slow, slow, __ATOMIC_RELAXED);
-            if (!slow) {
-                memcpy((char *)dst + head, (const char *)src + head, len - head);
-                return 0;
-            }
+            __atomic_store_n(&publish_last_slow, vsym_util_time_ns() - t0 >= PUBLISH_SLOW_NS,
+                             __ATOMIC_RELAXED);
+        }
+        if (mode == 0 && !__atomic_load_n(&publish_last_slow, __ATOMIC_RELAXED)) {
+            memcpy((char *)dst + head, (const char *)src + head, len - head);
+            return 0;
         }
         copy_nt((char *)dst + head, (const char *)src + head, len - head, 1);
         return 1;
