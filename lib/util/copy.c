@@ -148,15 +148,18 @@ void vsym_util_copy(void *dst, const void *src, size_t len)
 /* The last auto probe's verdict in this process: 1 the lines were far (it streamed). */
 static int publish_last_slow;
 
-/* VSYM_PUBLISH_STREAM: 0 auto, 1 on, 2 off (the setting's values, checked when read). auto is
- * off where ranks share cores: there the probe's 4 KiB also took 1-1.5 us with the CPUs near
- * (4 ranks on the 2-core AMD host: 80 % of two ranks' probes), and streaming made the all-reduce
- * of 1-4 MiB 1.15-1.37x slower. */
+/* VSYM_PUBLISH_STREAM: 0 auto, 1 on, 2 off (the setting's values, checked when read). auto
+ * streams on AMD CPUs where every rank has a core only. Where ranks share cores the probe's 4 KiB
+ * also took 1-1.5 us with the CPUs near (4 ranks on the 2-core AMD host: 80 % of two ranks'
+ * probes), and streaming made the all-reduce of 1-4 MiB 1.15-1.37x slower. On the 16-core Intel
+ * guest (its L3 shared by every core: no far lines to avoid) the probe found 8-16 readers' lines
+ * slow too, and streaming made the all-gather 1.24-1.48x and the 1-4 MiB broadcast 1.36-1.56x
+ * slower at 8 ranks (results/coll/device-16core-2026-11-27-stop35). */
 static int publish_mode(void)
 {
     const char *v = vsym_config_str(VSYM_CFG_PUBLISH_STREAM);
     int m = v[0] == 'a' ? 0 : v[1] == 'n' ? 1 : 2;
-    return m == 0 && !vsym_util_core_per_rank() ? 2 : m;
+    return m == 0 && !(vsym_util_core_per_rank() && vsym_util_cpu_amd()) ? 2 : m;
 }
 
 int vsym_util_copy_publish(void *dst, const void *src, size_t len)
