@@ -951,12 +951,16 @@ static void t_paths(vsym_team_t *team)
         expect_path(c, s, s + 100, 16384, VSYM_COLL_AUTO, n == 2 ? "oneshot" : "twoshot",
                     "symmetric buffers overlapping");
         kind_paths(c, n, 1, x);
-        /* The all-to-all of ordinary buffers from VSYM_COLL_PCOPY_MIN (1 MiB of src) reads the
-         * peers' src with process-to-process copies: AUTO and one-shot, out of place only. */
+        /* The all-to-all of ordinary buffers from VSYM_COLL_PCOPY_MIN (1 MiB of src, 32 KiB
+         * between 2 ranks) reads the peers' src with process-to-process copies: AUTO and
+         * one-shot, out of place only. */
         int pcopy = 1;
         for (int r = 0; r < n; r++)
             pcopy &= vsym_team_process_copy(team, r);
-        size_t pc = !pcopy ? 0 : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min : 1 << 20;
+        size_t pc = !pcopy                          ? 0
+                    : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min
+                    : n == 2                        ? 32768
+                                                    : 1 << 20;
         VSYM_CHECK(c->pcopy_min == pc, "all-to-all's process-copy limit %zu, expected %zu",
                    c->pcopy_min, pc);
         if (pc == 0)

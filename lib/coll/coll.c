@@ -189,7 +189,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     }
     /* 0 (never) unless every rank is reached by process-to-process copies (none over verbs). */
     const size_t pcopy_set = vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN); /* SIZE_MAX: auto */
-    c->pcopy_min = pcopy_set == SIZE_MAX ? COLL_PCOPY_MIN : pcopy_set;
+    c->pcopy_min = pcopy_set != SIZE_MAX ? pcopy_set : c->n == 2 ? COLL_PCOPY2_MIN : COLL_PCOPY_MIN;
     c->ag_pcopy_min = pcopy_set == SIZE_MAX ? COLL_AG_PCOPY_MIN : pcopy_set;
     for (int r = 0; r < c->n; r++)
         if (!vsym_team_process_copy(team, r)) c->pcopy_min = c->ag_pcopy_min = 0;
@@ -1564,7 +1564,11 @@ int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes)
  * it. 2-core host, 2 ranks, three launches each: 1 MiB 82-92 us against 220-229 (Open MPI
  * 82-101), 4 MiB 259-473 against 1003-1009; 4 ranks 4 MiB 1043-1356 against 1914-2270, 1 MiB
  * 258-262 against 188-645, below 256 KiB slower with more ranks than cores (16 KiB 33-58 us
- * against 9.6-13.6). Not for the broadcast: one such copy took longer there than the scratch's
+ * against 9.6-13.6). Between 2 ranks from 32 KiB (COLL_PCOPY2_MIN): 2-core AMD host, six launches
+ * taking turns, the CPUs near, medians 0.85, 0.73, 0.52, 0.52, 0.95 of the scratch's time at 32
+ * KiB-512 KiB (128 KiB 15.1 -> 7.9 us; Open MPI 8.6), 16 KiB slower (3.0-3.9 us against 1.4-2.2);
+ * with the CPUs far the scratch's copies ran 3-5x slower still (results/coll/dev-2core-zen4-
+ * 2026-11-27-stop35). Not for the broadcast: one such copy took longer there than the scratch's
  * two (the kernel's copy ran at 8-9 GB/s where memcpy did 27-37 in cache; 1.3-2x slower). */
 static int pcopy_allowed(const vsym_coll_t *c, size_t min, size_t bytes, vsym_coll_algo_t algo,
                          int chosen)

@@ -177,6 +177,7 @@ void vsym_coll_bar_next(vsym_coll_t *c);
 #define COLL_BC_STREAM_MIN 32768  /* VSYM_COLL_STREAM_MIN auto: the broadcast's */
 #define COLL_AG_STREAM_MIN 524288 /* and the all-gather's (bytes per rank) */
 #define COLL_PCOPY_MIN 1048576    /* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src) */
+#define COLL_PCOPY2_MIN 32768     /* and between 2 ranks */
 #define COLL_AG_PCOPY_MIN 32768   /* and the all-gather's between 2 ranks (bytes per rank) */
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */

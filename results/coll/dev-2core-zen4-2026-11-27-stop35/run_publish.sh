@@ -1,0 +1,24 @@
+#!/bin/bash
+# Stop 35, 2-core AMD host: the collectives' copies into the scratch with VSYM_PUBLISH_STREAM
+# off (ordinary stores, the code before) and auto (the first 4 KiB timed, the rest streamed
+# when slow), the two taking turns launch by launch, ROUNDS rounds, at NPS ranks; every record
+# carries core_rtt_ns (the line round trip between ranks 0 and 1 just before its size, where
+# each rank has a core). Open MPI (mpi-coll) once a round.
+# Usage: [ROUNDS=..] [NPS=..] [COLLS=..] [SIZES=..] run_publish.sh BENCH OUTDIR
+set -eu
+bench=$1 out=$2
+mkdir -p "$out"
+sizes=${SIZES:--b 16K -e 4M -f 4}
+for round in ${ROUNDS:-1 2 3}; do
+    for np in ${NPS:-2 4}; do
+        for c in ${COLLS:-allreduce allgather reduce-scatter broadcast alltoall}; do
+            for v in off auto; do
+                f="$out/${c}_np${np}_${v}_r$round"
+                VSYM_PUBLISH_STREAM=$v launch/vsym-run -n $np -- "$bench" $c $sizes --check \
+                    --json "$f.jsonl" > "$f.txt" 2>&1
+            done
+        done
+        launch/vsym-run -n $np -- build/benches/peers/mpi-coll $sizes \
+            --json "$out/mpi_np${np}_r$round.jsonl" > "$out/mpi_np${np}_r$round.txt" 2>&1
+    done
+done
