@@ -16,16 +16,8 @@ D=$(pwd)/build-dev; R=$OUT/$NAME; mkdir -p $R
 LIMIT=${LIMIT:-560}
 export LD_LIBRARY_PATH=$D/lib
 if ldd $D/$NEW | grep -q "not found"; then export LD_LIBRARY_PATH=$D/lib:$D/lib-pmix; fi
-start=$(date +%s)
-left() { echo $(( LIMIT - ($(date +%s) - start) )); }
+. "$(dirname "$0")/../device_step.sh"
 M="mpirun --allow-run-as-root --bind-to core -x LD_LIBRARY_PATH"
-step() { # name timeout command...
-  local name=$1 to=$2; shift 2
-  local t=$(left); [ $t -lt 20 ] && { echo "skip $name: $t s left" >> $R/progress.txt; return; }
-  [ $to -gt $t ] && to=$t
-  timeout $to "$@" > $R/$name.txt 2>&1
-  echo "exit $? $(date +%T) $name $(( $(date +%s) - start )) s" >> $R/progress.txt
-}
 [ $NAME = s34 ] && lscpu > $R/lscpu.txt 2>&1
 for round in 1 2; do
   for np in 16 8; do

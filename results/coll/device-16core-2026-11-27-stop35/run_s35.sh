@@ -12,15 +12,7 @@ D=$(pwd)/build-dev; R=$OUT/$NAME; mkdir -p $R
 LIMIT=${LIMIT:-560}
 export LD_LIBRARY_PATH=$D/lib
 if ldd $B | grep -q "not found"; then export LD_LIBRARY_PATH=$D/lib:$D/lib-pmix; fi
-start=$(date +%s)
-left() { echo $(( LIMIT - ($(date +%s) - start) )); }
-step() { # name timeout command...
-  local name=$1 to=$2; shift 2
-  local t=$(left); [ $t -lt 20 ] && { echo "skip $name: $t s left" >> $R/progress.txt; return; }
-  [ $to -gt $t ] && to=$t
-  timeout $to "$@" > $R/$name.txt 2>&1
-  echo "exit $? $(date +%T) $name $(( $(date +%s) - start )) s" >> $R/progress.txt
-}
+. "$(dirname "$0")/../device_step.sh"
 lscpu > $R/lscpu.txt 2>&1
 for round in ${ROUNDS:-1 2}; do
   for np in ${NPS:-16 8 2}; do
