@@ -115,11 +115,12 @@ typedef struct tcase {
     char what[160];
 } tcase_t;
 
-/* A case's seed: the next one on every rank (the ranks run the same cases in the same order). */
+/* A case's seed: the next one of its suite (suite() starts the count again, so that the ranks
+ * of a team agree whatever other teams some of them ran before). */
+static int seed_calls;
 static void next_seed(tcase_t *t)
 {
-    static int calls;
-    t->seed = ++calls;
+    t->seed = ++seed_calls;
 }
 
 static void t_allreduce(tcase_t *t, int inplace)
@@ -267,6 +268,7 @@ static void force_remote_path(vsym_coll_t *c)
 
 static void suite(vsym_team_t *team, const char *team_name, int remote)
 {
+    seed_calls = 0;
     vsym_coll_t *c;
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
     if (remote) force_remote_path(c);
