@@ -1004,14 +1004,15 @@ static void t_paths(vsym_team_t *team)
                              "ring", "all-gather at the limit, ring");
         }
         /* VSYM_COLL_STREAM_MIN: auto streams the broadcast's publishes from 32 KiB and the
-         * all-gather's from 512 KiB per rank on AMD CPUs, never elsewhere; a size sets both; 0
-         * never (SIZE_MAX). */
+         * all-gather's from 512 KiB per rank (where ranks share cores) on AMD CPUs, never
+         * elsewhere; a size sets both; 0 never (SIZE_MAX). */
         if (getenv("VSYM_COLL_STREAM_MIN") == NULL) {
             int amd = 0;
 #if defined(__x86_64__)
             amd = __builtin_cpu_is("amd");
 #endif
-            size_t bc = amd ? 32768 : SIZE_MAX, ag = amd ? 524288 : SIZE_MAX;
+            size_t bc = amd ? 32768 : SIZE_MAX,
+                   ag = amd && !vsym_util_core_per_rank() ? 524288 : SIZE_MAX;
             VSYM_CHECK(c->bc_stream_min == bc && c->ag_stream_min == ag,
                        "streaming limits %zu and %zu, expected %zu and %zu", c->bc_stream_min,
                        c->ag_stream_min, bc, ag);

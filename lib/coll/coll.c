@@ -110,7 +110,14 @@ static size_t bc_ll_default_max(int n)
  *    8, 0.78-1.05 at 16: streaming slower.
  * Why AMD differs is not settled: its L3 is shared per core complex, so a reader on another one
  * (a guest's vCPUs may lie on two) gets a modified line across the fabric, which may cost more
- * than reading memory. The setting decides on machines where the rule guesses wrong. */
+ * than reading memory. The setting decides on machines where the rule guesses wrong.
+ * Stop 35 told the 2-core guest's two states apart (`core_rtt_ns`: its CPUs near or far), ten
+ * rounds of launches taking turns with VSYM_PUBLISH_STREAM auto, this rule against none: the
+ * broadcast streamed stays faster near too (0.36-0.47 of the time at 32-128 KiB, 0.74-0.91 from
+ * 512 KiB; far 0.25-0.80); the all-gather's streaming from 512 KiB per rank took 2.0-2.1x the
+ * time near at 2-8 MiB in place (61 -> 129 us at 2 MiB), 0.73-0.80 far: so with a core per
+ * rank the all-gather leaves it to VSYM_PUBLISH_STREAM (results/coll/dev-2core-zen4-2026-11-27-
+ * stop35). */
 static size_t stream_min(size_t setting, size_t amd_min)
 {
     if (setting == 0) return SIZE_MAX; /* never */
@@ -194,7 +201,10 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     for (int r = 0; r < c->n; r++)
         if (!vsym_team_process_copy(team, r)) c->pcopy_min = c->ag_pcopy_min = 0;
     c->bc_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_BC_STREAM_MIN);
-    c->ag_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_AG_STREAM_MIN);
+    /* The all-gather's where ranks share cores; with a core per rank its publishes follow
+     * VSYM_PUBLISH_STREAM, which streams them while the cores are far (stream_min). */
+    c->ag_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN),
+                                  vsym_util_core_per_rank() ? SIZE_MAX : COLL_AG_STREAM_MIN);
     c->zc_stream = vsym_util_cpu_amd(); /* dst_streams says why */
     c->ll_tmp = malloc((size_t)c->n * VSYM_COLL_LL_MAX);
     if (c->ll_tmp == NULL) {

@@ -86,7 +86,7 @@
       "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
       "publishing copies use non-temporal stores, so that readers on other cores find the data "   \
       "in memory instead of snooping it out of the writer's cache (auto: on AMD CPUs broadcast "   \
-      "32K and all-gather 512K, elsewhere never; 0: never).")                                      \
+      "32K and, where ranks share cores, all-gather 512K, elsewhere never; 0: never).")            \
     X(FUSED_MODE, STRING, "auto", "",                                                              \
       "Fused collective mode (auto: autotune table, else oneshot, twoshot, fewest_bytes, "         \
       "baseline).")                                                                                \

@@ -3,8 +3,10 @@
 # off (ordinary stores, the code before) and auto (the first 4 KiB timed, the rest streamed
 # when slow), the two taking turns launch by launch, ROUNDS rounds, at NPS ranks; every record
 # carries core_rtt_ns (the line round trip between ranks 0 and 1 just before its size, where
-# each rank has a core). Open MPI (mpi-coll) once a round.
-# Usage: [ROUNDS=..] [NPS=..] [COLLS=..] [SIZES=..] run_publish.sh BENCH OUTDIR
+# each rank has a core). Open MPI (mpi-coll) once a round. VAR and VALUES compare another
+# setting the same way (VAR=VSYM_COLL_STREAM_MIN VALUES="0 auto": the fixed streaming of the
+# broadcast's and all-gather's publishes on AMD against none).
+# Usage: [ROUNDS=..] [NPS=..] [COLLS=..] [SIZES=..] [VAR=.. VALUES="A B"] run_publish.sh BENCH OUTDIR
 set -eu
 bench=$1 out=$2
 mkdir -p "$out"
@@ -12,9 +14,9 @@ sizes=${SIZES:--b 16K -e 4M -f 4}
 for round in ${ROUNDS:-1 2 3}; do
     for np in ${NPS:-2 4}; do
         for c in ${COLLS:-allreduce allgather reduce-scatter broadcast alltoall}; do
-            for v in off auto; do
+            for v in ${VALUES:-off auto}; do
                 f="$out/${c}_np${np}_${v}_r$round"
-                VSYM_PUBLISH_STREAM=$v launch/vsym-run -n $np -- "$bench" $c $sizes --check \
+                env ${VAR:-VSYM_PUBLISH_STREAM}=$v launch/vsym-run -n $np -- "$bench" $c $sizes --check \
                     --json "$f.jsonl" > "$f.txt" 2>&1
             done
         done

@@ -4,14 +4,17 @@ size: each round's time with VSYM_PUBLISH_STREAM off and auto (us), the ratio au
 the line round trip between ranks 0 and 1 recorded with each (F: under 150 ns, the CPUs near;
 S: over 250, far; - not measured; with ALL=1 in the environment every round is one class, *,
 for the 16-core Intel guest, whose round trips spread over 118-351 ns without two states).
-Usage: [ALL=1] tables_publish.py OUTDIR"""
+With A and B in the environment, the two values run_publish.sh's VALUES named (default off and
+auto). Usage: [ALL=1] [A=.. B=..] tables_publish.py OUTDIR"""
 import glob, json, os, re, sys
 from collections import defaultdict
 
 out = sys.argv[1]
+A, B = os.environ.get("A", "off"), os.environ.get("B", "auto")
 t = defaultdict(dict)  # (coll, np, mode, size) -> {(v, round): (us, rtt)}
 for f in glob.glob(os.path.join(out, "*_np*_*_r*.jsonl")):
-    m = re.match(r"(.+)_np(\d+)_(off|auto)_r(\d+)\.jsonl", os.path.basename(f))
+    m = re.match(r"(.+)_np(\d+)_(%s|%s)_r(\d+)\.jsonl" % (re.escape(A), re.escape(B)),
+                 os.path.basename(f))
     if not m:
         continue
     coll, np_, v, rnd = m.group(1), int(m.group(2)), m.group(3), int(m.group(4))
@@ -33,8 +36,8 @@ for key in sorted(t):
     rounds = sorted({k[1] for k in d})
     cells = []
     for rnd in rounds:
-        if ("off", rnd) in d and ("auto", rnd) in d:
-            (a, ra), (b, rb) = d[("off", rnd)], d[("auto", rnd)]
+        if (A, rnd) in d and (B, rnd) in d:
+            (a, ra), (b, rb) = d[(A, rnd)], d[(B, rnd)]
             cells.append(f"{a:8.1f}{cls(ra)} {b:8.1f}{cls(rb)} {b / a:5.2f}")
     coll, np_, mode, size = key
     print(f"{coll:15s} np{np_} {mode:13s} {size:>9d}: " + " | ".join(cells))
@@ -42,15 +45,15 @@ for key in sorted(t):
 # Summary: the median ratio auto / off over the rounds whose two launches were both near (F),
 # both far (S), or unmeasured (-), with the count of such rounds and the median times.
 print()
-print("summary: auto/off median [n rounds] (median off -> auto us), by the CPUs' state in both launches")
+print(f"summary: {B}/{A} median [n rounds] (median {A} -> {B} us), by the CPUs' state in both launches")
 for key in sorted(t):
     d = t[key]
     parts = []
     for want in "FS-*":
         pairs = []
         for rnd in sorted({k[1] for k in d}):
-            if ("off", rnd) in d and ("auto", rnd) in d:
-                (a, ra), (b, rb) = d[("off", rnd)], d[("auto", rnd)]
+            if (A, rnd) in d and (B, rnd) in d:
+                (a, ra), (b, rb) = d[(A, rnd)], d[(B, rnd)]
                 if cls(ra) == want and cls(rb) == want:
                     pairs.append((a, b))
         if pairs:
