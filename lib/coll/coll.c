@@ -12,10 +12,12 @@
  *     that read its region, each reader signals "done" back; the owner waits for "done" only
  *     when it is about to overwrite that region, two phases (or calls) later.
  * See coll_internal.h for why two regions need only one synchronisation per phase.
- * What a rank publishes is copied with vsym_util_copy (VSYM_NT_THRESHOLD): non-temporal stores
- * leave the lines clean in memory rather than modified in this core's cache, which the readers
- * on other cores would otherwise have to snoop; the broadcast and the all-gather stream from
- * smaller sizes where that was measured faster (VSYM_COLL_STREAM_MIN, stream_publish). Beyond
+ * What a rank publishes is copied with vsym_util_copy_publish, and what it reduces into its
+ * region with vsym_coll_reduce_publish: non-temporal stores (from VSYM_NT_THRESHOLD, and where
+ * VSYM_PUBLISH_STREAM finds ordinary stores waiting on lines the readers' far cores hold) leave
+ * the lines clean in memory rather than modified in this core's cache, which the readers would
+ * otherwise have to snoop; the broadcast (and, where ranks share cores, the all-gather) stream
+ * from smaller sizes where that was measured faster (VSYM_COLL_STREAM_MIN, stream_publish). Beyond
  * the same threshold, a rank's stores into its own out-of-place dst stream too (dst_streams). */
 #include <stdlib.h>
 #include <string.h>
