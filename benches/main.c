@@ -54,6 +54,8 @@ static void print_help(void)
            "  -c, --check           validate the data at the target (#wrong, exit 1 if any)\n"
            "      --algo NAME       collective algorithm: auto, oneshot, twoshot, ring, rd, hier\n"
            "                        (sets VSYM_COLL_ALGO, so the records carry it)\n"
+           "      --touch           collectives: a store into every line of src before each\n"
+           "                        call (timed), as new data leaves it\n"
            "      --pairs           every rank pair in turn (others wait), not only 0 and 1;\n"
            "                        then the outlier pairs (ClusterKit's 2.1x / 93%% rule)\n"
            "      --op NAME         one operation of the suite (atomic: fetch-add, add, cswap,\n"
@@ -113,6 +115,7 @@ enum {
     OPT_DTYPE,
     OPT_TIMEOUT,
     OPT_TEST_CORRUPT,
+    OPT_TOUCH,
     OPT_MODEL,
     OPT_MODEL_FILE,
     OPT_FROM,
@@ -155,6 +158,7 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         {"dtype", required_argument, NULL, OPT_DTYPE},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"test-corrupt", no_argument, NULL, OPT_TEST_CORRUPT},
+        {"touch", no_argument, NULL, OPT_TOUCH},
         {"model", required_argument, NULL, OPT_MODEL},
         {"model-file", required_argument, NULL, OPT_MODEL_FILE},
         {"from", required_argument, NULL, OPT_FROM},
@@ -259,6 +263,9 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         case OPT_TIMEOUT:
             o->timeout_s = parse_double_opt("--timeout", optarg, 0.001);
             break;
+        case OPT_TOUCH:
+            o->touch = 1;
+            break;
         case OPT_TEST_CORRUPT:
             o->test_corrupt = 1;
             break;
@@ -330,6 +337,12 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
     }
     if (suite->check_opts != NULL && suite->check_opts(o, err, sizeof(err)) != 0)
         usage_error("%s: %s", suite->name, err);
+    if (o->touch && strcmp(suite->name, "allreduce") && strcmp(suite->name, "allgather") &&
+        strcmp(suite->name, "reduce-scatter") && strcmp(suite->name, "broadcast") &&
+        strcmp(suite->name, "alltoall"))
+        usage_error("--touch: the collectives' option (allreduce, allgather, reduce-scatter, "
+                    "broadcast, alltoall), not %s's",
+                    suite->name);
     *suite_p = suite;
 }
 

@@ -63,12 +63,27 @@ static void call_bufs(const crun_t *r, char **src_p, char **dst_p)
     }
 }
 
+/* --touch: a store into every line of the src a call of r reads (the same bytes back), as an
+ * application that produced it anew would leave it: modified in this core's cache, not clean
+ * and possibly still in a peer's from the call before. Timed with the call. */
+static void touch_src(const crun_t *r, char *src)
+{
+    size_t len = r->count * vsym_dtype_size(r->dtype);
+    if (r->kind == VSYM_COLL_KIND_REDUCE_SCATTER || r->kind == VSYM_COLL_KIND_ALLTOALL)
+        len *= (size_t)r->b->nranks;
+    volatile char *p = src;
+    for (size_t o = 0; o < len; o += 64)
+        p[o] = p[o];
+}
+
 static vsym_status_t unit_coll(void *arg, long i)
 {
     crun_t *r = arg;
     char *src, *dst;
     (void)i;
     call_bufs(r, &src, &dst);
+    if (r->b->opts->touch && (r->kind != VSYM_COLL_KIND_BROADCAST || r->b->rank == 0))
+        touch_src(r, src);
     switch (r->kind) {
     case VSYM_COLL_KIND_ALLREDUCE:
         return vsym_coll_allreduce(r->coll, src, dst, r->count, r->dtype, r->op, VSYM_COLL_AUTO);
@@ -407,6 +422,7 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
                 json_object_set_new(rec, "dtype", json_string(vsym_dtype_name(r.dtype)));
                 if (reduces) json_object_set_new(rec, "redop", json_string(vsym_red_op_name(r.op)));
                 json_object_set_new(rec, "algo", json_string(algo ? algo : "auto"));
+                if (b->opts->touch) json_object_set_new(rec, "touch", json_true());
                 /* The way the library ran it (AUTO's choice, symmetric buffers in place). */
                 char *psrc, *pdst;
                 call_bufs(&r, &psrc, &pdst);

@@ -16,6 +16,7 @@
  *        the TP communicator then MPI_Allgather on the DP one; reducescatter_allreduce =
  *        MPI_Reduce_scatter_block on DP then MPI_Allreduce on TP (S = one rank's input).
  * --only NAME runs one of allreduce, allgather, reduce-scatter, broadcast, alltoall, fused.
+ * --touch stores into every line of src before each call (timed), as vsym-bench --touch does.
  * Times are the slowest rank's (each rank times the same number of calls). */
 #include <mpi.h>
 #include <stdio.h>
@@ -30,6 +31,8 @@ typedef struct mrun {
     int inplace;
     MPI_Comm tp, dp;
     int fop; /* 0 allreduce_allgather, 1 reducescatter_allreduce */
+    int touch; /* --touch: src_bytes of src stored, line by line, before each call */
+    size_t src_bytes;
 } mrun_t;
 
 enum { K_AR, K_AG, K_RS, K_BC, K_A2A, K_FUSED };
@@ -40,6 +43,11 @@ static void unit(void *arg, long i)
 {
     mrun_t *r = arg;
     (void)i;
+    if (r->touch) { /* as vsym-bench --touch: the same bytes back, the lines modified here */
+        volatile char *p = (char *)r->src;
+        for (size_t o = 0; o < r->src_bytes; o += 64)
+            p[o] = p[o];
+    }
     switch (r->kind) {
     case K_AR:
         MPI_Allreduce(r->inplace ? MPI_IN_PLACE : r->src, r->inplace ? r->src : r->dst, r->count,
@@ -130,6 +138,9 @@ int main(int argc, char **argv)
                     size_t bytes = peer_coll_count(s, per, sizeof(float), &r.count);
                     r.kind = kind;
                     if (bytes == 0) continue;
+                    /* The src a rank reads (the broadcast's: the root's only); not the fused. */
+                    r.touch = o.touch && kind != K_FUSED && (kind != K_BC || me == 0);
+                    r.src_bytes = kind == K_AG ? bytes / (size_t)n : bytes;
                     for (int ip = 0; ip < (kind == K_AR ? 2 : 1); ip++) {
                         peer_stats_t st;
                         char mode[64];

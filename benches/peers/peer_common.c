@@ -14,7 +14,9 @@ static void usage(const char *tool, const char *msg, const char *arg)
             "%s: %s%s%s (options: -b SIZE -e SIZE -f N -n N -w N --window N --json FILE "
             "--flags TEXT --only NAME%s)\n",
             tool, msg, arg ? " " : "", arg ? arg : "",
-            strcmp(tool, "memcpy-bench") == 0 ? " --loaded" : "");
+            strcmp(tool, "memcpy-bench") == 0 ? " --loaded"
+            : strcmp(tool, "mpi-coll") == 0   ? " --touch"
+                                              : "");
     exit(2);
 }
 
@@ -41,6 +43,7 @@ void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o)
         {"flags", required_argument, NULL, 'F'},
         {"only", required_argument, NULL, 'O'},
         {"loaded", no_argument, NULL, 'L'},
+        {"touch", no_argument, NULL, 'T'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -88,6 +91,10 @@ void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o)
         case 'L':
             if (strcmp(tool, "memcpy-bench") != 0) usage(tool, "unknown option", "--loaded");
             o->loaded = -1;
+            break;
+        case 'T':
+            if (strcmp(tool, "mpi-coll") != 0) usage(tool, "unknown option", "--touch");
+            o->touch = 1;
             break;
         case ':':
             usage(tool, "missing value for", argv[optind - 1]);
@@ -230,6 +237,7 @@ void peer_emit(vsym_bench_results_t *r, const peer_opts_t *o, double clock_ns, c
     json_object_set_new(cfg, "nodes", json_integer(1));
     json_object_set_new(cfg, "flags", json_string(o->flags));
     if (o->loaded > 0) json_object_set_new(cfg, "loaded_cpus", json_integer(o->loaded));
+    if (o->touch) json_object_set_new(cfg, "touch", json_true());
     json_object_set_new(cfg, "freq_cur_khz",
                         si.freq_cur_khz > 0 ? json_integer(si.freq_cur_khz)
                                             : json_string("unknown"));

@@ -63,6 +63,7 @@ options)
   expect_usage_error "bad factor" "$bench" put -f 1
   expect_usage_error "unknown atomic op" "$bench" atomic --op fetch-nand
   expect_usage_error "bad --send" "$bench" copy --send pinned
+  expect_usage_error "--touch outside the collectives" "$bench" fused --touch
   expect_usage_error "extra argument" "$bench" put get
   expect_usage_error "one rank for a pair suite" "$bench" put -s 8 -n 5
   expect_usage_error "size beyond the symmetric heap" "$bench" put -s 1G
@@ -243,33 +244,41 @@ compare)
   grep -q "vsym/memcpy" "$work/out" || fail "no vsym/memcpy column"
   [ -s "$work/c/compare.jsonl" ] || fail "no compare.jsonl"
   # The collectives against Open MPI: a row per size (8 B, 256 B, 8 KiB, 256 KiB) in each table,
-  # every time and ratio a number; the all-reduce's bound fractions; no wrong value recorded.
+  # every time and ratio a number; the all-reduce's bound fractions; then the same tables with src
+  # rewritten before each call (--touch: 32 KiB and 512 KiB, no bound); no wrong value recorded.
   python3 - "$work/out" "$work/c/compare.jsonl" <<'EOF' || exit 1
 import json, re, sys
 text = open(sys.argv[1]).read()
-tables = re.findall(r"^## (\S+) (out-of-place|in-place), 2 ranks.*\n(.*)\n((?:\s+\d+ .*\n)+)",
+tables = re.findall(r"^## (\S+) (out-of-place|in-place), 2 ranks(.*)\n(.*)\n((?:\s+\d+ .*\n)+)",
                     text, re.M)
-names = [(t[0], t[1]) for t in tables]
-want = [("allreduce", "out-of-place"), ("allreduce", "in-place"), ("allgather", "out-of-place"),
-        ("reduce-scatter", "out-of-place"), ("broadcast", "out-of-place"),
-        ("alltoall", "out-of-place")]
+names = [(t[0], t[1], "--touch" in t[2]) for t in tables]
+kinds = [("allreduce", "out-of-place"), ("allreduce", "in-place"), ("allgather", "out-of-place"),
+         ("reduce-scatter", "out-of-place"), ("broadcast", "out-of-place"),
+         ("alltoall", "out-of-place")]
+want = [k + (False,) for k in kinds] + [k + (True,) for k in kinds]
 if names != want:
     sys.exit(f"FAIL: collective tables {names}, expected {want}")
-for suite, mode, hdr, rows in tables:
+for suite, mode, title, hdr, rows in tables:
+    touch = "--touch" in title
     cols = hdr.split()
     rows = [r.split() for r in rows.strip().split("\n")]
-    if [int(r[0]) for r in rows] != [8, 256, 8192, 262144]:
-        sys.exit(f"FAIL: {suite} {mode}: sizes {[r[0] for r in rows]}")
-    if "vsym/MPI" not in cols or (suite == "allreduce") != ("bound" in cols):
-        sys.exit(f"FAIL: {suite} {mode}: columns {cols}")
+    sizes = [32768, 524288] if touch else [8, 256, 8192, 262144]
+    if [int(r[0]) for r in rows] != sizes:
+        sys.exit(f"FAIL: {suite} {mode} {title}: sizes {[r[0] for r in rows]}, expected {sizes}")
+    if "vsym/MPI" not in cols or (suite == "allreduce" and not touch) != ("bound" in cols):
+        sys.exit(f"FAIL: {suite} {mode} {title}: columns {cols}")
     for r in rows:
         if len(r) != len(cols) or any(float(x) < 0 for x in r) or 0 in map(float, r[1:4]):
             sys.exit(f"FAIL: {suite} {mode}: row {r} (columns {cols})")
 recs = [json.loads(l) for l in open(sys.argv[2])]
 ar = [r for r in recs if r.get("tool") == "vsym-bench" and r["suite"] == "allreduce"]
+art = [r for r in ar if r.get("touch") is True]
 mpi = [r for r in recs if r.get("tool") == "mpi-coll"]
-if len(ar) != 16 or any(r["wrong"] != 0 for r in ar) or not mpi:
-    sys.exit(f"FAIL: {len(ar)} vsym all-reduce records (16 expected, #wrong 0), {len(mpi)} mpi-coll")
+mpit = [r for r in mpi if r["config"].get("touch") is True]
+if len(ar) != 24 or len(art) != 8 or any(r["wrong"] != 0 for r in ar) or not mpit or \
+        len(mpit) == len(mpi):
+    sys.exit(f"FAIL: {len(ar)} vsym all-reduce records ({len(art)} touched; 24 and 8 expected, "
+             f"#wrong 0), {len(mpi)} mpi-coll ({len(mpit)} touched)")
 print(f"ok: {len(tables)} collective tables against Open MPI, {len(mpi)} mpi-coll records")
 EOF
   ;;
