@@ -953,21 +953,23 @@ static void t_paths(vsym_team_t *team)
         expect_path(c, s, s + 100, 16384, VSYM_COLL_AUTO, n == 2 ? "oneshot" : "twoshot",
                     "symmetric buffers overlapping");
         kind_paths(c, n, 1, x);
-        /* The all-to-all of ordinary buffers from VSYM_COLL_PCOPY_MIN (1 MiB of src, 32 KiB
-         * between 2 ranks) reads the peers' src with process-to-process copies: AUTO and
+        /* The all-to-all of ordinary buffers from VSYM_COLL_PCOPY_MIN (auto: 1 MiB of src,
+         * never between 2 ranks) reads the peers' src with process-to-process copies: AUTO and
          * one-shot, out of place only. */
         int pcopy = 1;
         for (int r = 0; r < n; r++)
             pcopy &= vsym_team_process_copy(team, r);
         size_t pc = !pcopy                          ? 0
                     : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min
-                    : n == 2                        ? 32768
+                    : n == 2                        ? 0
                                                     : 1 << 20;
         VSYM_CHECK(c->pcopy_min == pc, "all-to-all's process-copy limit %zu, expected %zu",
                    c->pcopy_min, pc);
         if (pc == 0)
-            printf("# coll_ops: no process-to-process copies on this node (vsym_team_process_copy)"
-                   ": the all-to-all's process-copy path is not checked\n");
+            printf("# coll_ops: %s: the all-to-all's process-copy path is not checked here\n",
+                   !pcopy ? "no process-to-process copies on this node (vsym_team_process_copy)"
+                          : "none by default between 2 ranks (the suite with VSYM_COLL_PCOPY_MIN"
+                            " set checks it)");
         /* f32 per block: the fewest whose n blocks make pc bytes */
         size_t pcount = (pc / 4 + (size_t)n - 1) / (size_t)n;
         if (pc > 0) {
@@ -984,10 +986,10 @@ static void t_paths(vsym_team_t *team)
             expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, s, s + big + 64, pcount, VSYM_COLL_AUTO,
                              "symmetric-in-place", "all-to-all of symmetric buffers");
         }
-        /* The all-gather too, between 2 ranks only, from 32 KiB of src a rank (auto; the
-         * setting where set) until its stores into dst stream (the ranks' src and dst over
-         * twice VSYM_NT_THRESHOLD). */
-        size_t gpc = !pcopy ? 0 : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min : 32768;
+        /* The all-gather too, between 2 ranks only, from the setting where set (auto: never)
+         * until its stores into dst stream (the ranks' src and dst over twice
+         * VSYM_NT_THRESHOLD). */
+        size_t gpc = !pcopy ? 0 : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min : 0;
         VSYM_CHECK(c->ag_pcopy_min == gpc, "all-gather's process-copy limit %zu, expected %zu",
                    c->ag_pcopy_min, gpc);
         if (gpc >= 8) {

@@ -734,7 +734,9 @@ static void test_half_reduce(void)
 static void test_publish(void)
 {
     static const char *const modes[] = {"off", "on", "auto"};
-    const size_t lens[] = {0, 1, 100, 4095, 4096, 8191, 8192, 12345, 65536 + 17};
+    const size_t lens[] = {0, 1, 100, 4095, 4096, 8191, 8192, 12345, 16383, 16384, 65536 + 17};
+    /* auto streams there (copies of 16-128 KiB always, others while the lines are far) */
+    const int amd_core = vsym_util_cpu_amd() && vsym_util_core_per_rank();
     enum { PAD = 64 };
     unsigned char *src = malloc(65536 + 17 + 8), *dst = malloc(65536 + 17 + 2 * PAD + 16);
     VSYM_CHECK(src != NULL && dst != NULL, "malloc");
@@ -761,10 +763,22 @@ static void test_publish(void)
                     VSYM_CHECK(m != 1 || streamed == 1, "publish on: %zu bytes not streamed", len);
                     VSYM_CHECK(m != 2 || len >= 8192 || streamed == 0,
                                "publish auto: %zu bytes (under 8 KiB) streamed", len);
+                    VSYM_CHECK(m != 2 || amd_core || streamed == 0,
+                               "publish auto: %zu bytes streamed (not an AMD CPU with a core a "
+                               "rank)",
+                               len);
+                    VSYM_CHECK(m != 2 || !amd_core || len < 16384 || streamed == 1,
+                               "publish auto: %zu bytes (16-128 KiB) not streamed", len);
                 }
         VSYM_CHECK(vsym_util_publish_streams(100) == (m == 1),
                    "publish %s: a 100-byte reduction %s", modes[m],
                    m == 1 ? "not streamed" : "streamed");
+        for (size_t len = 16384; len <= 131072; len *= 8) {
+            const int want = m == 1 || (m == 2 && amd_core);
+            VSYM_CHECK(vsym_util_publish_streams(len) == want,
+                       "publish %s: a %zu-byte reduction %s", modes[m], len,
+                       want ? "not streamed" : "streamed");
+        }
         /* The reduction into a scratch: the same bits as the plain kernel, 3 sources. */
         const size_t count = 3001;
         float *a = malloc(count * 4), *b = malloc(count * 4), *c = malloc(count * 4);

@@ -198,8 +198,8 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     }
     /* 0 (never) unless every rank is reached by process-to-process copies (none over verbs). */
     const size_t pcopy_set = vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN); /* SIZE_MAX: auto */
-    c->pcopy_min = pcopy_set != SIZE_MAX ? pcopy_set : c->n == 2 ? COLL_PCOPY2_MIN : COLL_PCOPY_MIN;
-    c->ag_pcopy_min = pcopy_set == SIZE_MAX ? COLL_AG_PCOPY_MIN : pcopy_set;
+    c->pcopy_min = pcopy_set != SIZE_MAX ? pcopy_set : c->n == 2 ? 0 : COLL_PCOPY_MIN;
+    c->ag_pcopy_min = pcopy_set == SIZE_MAX ? 0 : pcopy_set;
     for (int r = 0; r < c->n; r++)
         if (!vsym_team_process_copy(team, r)) c->pcopy_min = c->ag_pcopy_min = 0;
     c->bc_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_BC_STREAM_MIN);
@@ -1192,12 +1192,19 @@ static vsym_status_t ar_oneshot(vsym_coll_t *c, const char *src, char *dst, size
 {
     size_t es = vsym_dtype_size(dtype), maxe = c->chunk / es;
     const void *srcs[c->n];
+    /* This rank's own part read from src, in its cache (a streamed publish left the scratch's
+     * copy in memory), where the reduction may write dst meanwhile: src apart from dst, or dst
+     * itself as source 0 or 1 (vsym_coll_reduce's alias rule). */
+    const int own = apart(src, count * es, dst, count * es) || (src == dst && c->me <= 1);
     for (size_t off = 0; off < count; off += maxe) {
         size_t m = min_sz(maxe, count - off);
         vsym_util_copy_publish(vsym_coll_bar_buf(c), src + off * es, m * es);
         VSYM_TRY(vsym_coll_bar_sync(c));
         for (int r = 0; r < c->n; r++)
-            VSYM_TRY(bar_peer_v(c, r, 0, m * es, &srcs[r]));
+            if (own && r == c->me)
+                srcs[r] = src + off * es;
+            else
+                VSYM_TRY(bar_peer_v(c, r, 0, m * es, &srcs[r]));
         vsym_coll_reduce(dtype, op, dst + off * es, srcs, c->n, m);
         vsym_coll_bar_next(c);
     }
@@ -1573,15 +1580,16 @@ int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes)
  * VSYM_COLL_PCOPY_MIN, the algorithm left to the library or one-shot (what it replaces). One
  * copy of each byte where the scratch makes two (every block in, every block out), for the cost
  * of exposing src (a team exchange) and of the barrier that keeps it until every peer has read
- * it. 2-core host, 2 ranks, three launches each: 1 MiB 82-92 us against 220-229 (Open MPI
- * 82-101), 4 MiB 259-473 against 1003-1009; 4 ranks 4 MiB 1043-1356 against 1914-2270, 1 MiB
- * 258-262 against 188-645, below 256 KiB slower with more ranks than cores (16 KiB 33-58 us
- * against 9.6-13.6). Between 2 ranks from 32 KiB (COLL_PCOPY2_MIN): 2-core AMD host, six launches
- * taking turns, the CPUs near, medians 0.85, 0.73, 0.52, 0.52, 0.95 of the scratch's time at 32
- * KiB-512 KiB (128 KiB 15.1 -> 7.9 us; Open MPI 8.6), 16 KiB slower (3.0-3.9 us against 1.4-2.2);
- * with the CPUs far the scratch's copies ran 3-5x slower still (results/coll/dev-2core-zen4-
- * 2026-11-27-stop35). Not for the broadcast: one such copy took longer there than the scratch's
- * two (the kernel's copy ran at 8-9 GB/s where memcpy did 27-37 in cache; 1.3-2x slower). */
+ * it. Auto beyond 2 ranks from 1 MiB: 16-core Intel guest, src rewritten before every call
+ * (vsym-bench --touch, as new data leaves it), 0.53-0.88 of the scratch's time at 1-4 MiB with 8
+ * and 16 ranks (results/coll/device-16core-2026-11-27-stop36); 2-core host, 4 ranks 4 MiB
+ * 1043-1356 us against 1914-2270 (src unchanged). Never by default between 2 ranks: there the
+ * copies won only while src stayed as the last call left it (then clean and still in the
+ * reader's cache: 0.52-0.85 at 32-512 KiB, stop 35); rewritten before each call, they read lines
+ * the owner's core holds modified and took 1.4-1.7x the scratch's time at 64 KiB-1 MiB on the
+ * Intel guest and 1.0-3x on the AMD host (results/coll/dev-2core-zen4-2026-11-27-stop36). Not for
+ * the broadcast: one such copy took longer there than the scratch's two (the kernel's copy ran
+ * at 8-9 GB/s where memcpy did 27-37 in cache; 1.3-2x slower). */
 static int pcopy_allowed(const vsym_coll_t *c, size_t min, size_t bytes, vsym_coll_algo_t algo,
                          int chosen)
 {
@@ -1589,13 +1597,11 @@ static int pcopy_allowed(const vsym_coll_t *c, size_t min, size_t bytes, vsym_co
 }
 
 /* The same for an all-gather of blk bytes a rank (gather_pcopy with blocks 0: every rank reads the
- * whole src of each peer), between 2 ranks only, from c->ag_pcopy_min (32 KiB) until its stores
- * into dst stream (dst_streams). 2-core AMD host, three launches each, gathered: 64-256 KiB
- * 4.9-5.5, 7.5-8.3, 12.5-13.9 us against 7.2-7.7, 13-17, 26-30 through the scratch (Open MPI
- * 6.5, 9.9, 16.7); 512 KiB-1 MiB 0.6-0.8 of the time; 2-8 MiB 0.73-0.96 (8 MiB 475-555 ->
- * 380-407 us; Open MPI 397); 32 KiB even, 16 KiB 2x slower (the exposure's exchange); 16 MiB
- * 1.09-1.26 (the kernel's copy does not stream); at 4 ranks on 2 cores 8-16 MiB 1.07-1.67
- * (3-4 ranks at 1-4 MiB 1.3-1.4 in an earlier trial). */
+ * whole src of each peer), between 2 ranks only, from c->ag_pcopy_min (never by default: set
+ * VSYM_COLL_PCOPY_MIN) until its stores into dst stream (dst_streams). With src unchanged
+ * between calls 0.5-0.8 of the scratch's time at 64 KiB-1 MiB on the 2-core AMD host (stop 35);
+ * with src rewritten before each call 1.1-1.9x there and 1.4-1.6x on the 16-core Intel guest at
+ * 64 KiB-1 MiB (stop 36; pcopy_allowed says why). */
 static int ag_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *dst, size_t blk,
                             vsym_coll_algo_t algo, int chosen)
 {
@@ -1970,7 +1976,9 @@ static vsym_status_t blocks_oneshot(vsym_coll_t *c, const char *src, char *dst, 
         size_t m = min_sz(maxe, count - off), len = m * es;
         char *buf = vsym_coll_bar_buf(c);
         for (int j = 0; j < n; j++)
-            if (!own || j != c->me)
+            if (j == c->me && !own) /* read back by this rank only: kept in its cache */
+                memcpy(buf + (size_t)j * len, src + ((size_t)j * count + off) * es, len);
+            else if (j != c->me)
                 vsym_util_copy_publish(buf + (size_t)j * len, src + ((size_t)j * count + off) * es,
                                        len);
         VSYM_TRY(vsym_coll_bar_sync(c));

@@ -120,7 +120,7 @@ struct vsym_coll {
     size_t zc_min;    /* smallest all-reduce read in place from symmetric buffers */
     size_t pcopy_min; /* smallest all-to-all of ordinary buffers read with process-to-process
                        * copies (0: never) */
-    size_t ag_pcopy_min;  /* the same for the all-gather between 2 ranks, bytes per rank */
+    size_t ag_pcopy_min;  /* the same for the all-gather between 2 ranks, bytes per rank (0) */
     size_t bc_stream_min; /* smallest broadcast whose publishes into the scratch stream
                            * (non-temporal stores; SIZE_MAX: never) */
     size_t ag_stream_min; /* the same for the all-gather, bytes per rank */
@@ -176,9 +176,9 @@ void vsym_coll_bar_next(vsym_coll_t *c);
 #define COLL_PUSH_BLOCK 65536  /* bytes reduced per block by the pushing all-reduce */
 #define COLL_BC_STREAM_MIN 32768  /* VSYM_COLL_STREAM_MIN auto: the broadcast's */
 #define COLL_AG_STREAM_MIN 524288 /* and the all-gather's (bytes per rank) */
-#define COLL_PCOPY_MIN 1048576    /* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src) */
-#define COLL_PCOPY2_MIN 32768     /* and between 2 ranks */
-#define COLL_AG_PCOPY_MIN 32768   /* and the all-gather's between 2 ranks (bytes per rank) */
+#define COLL_PCOPY_MIN                                                                             \
+    1048576 /* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src)                           \
+             * beyond 2 ranks; never between 2, nor the all-gather's */
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes);

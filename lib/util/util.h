@@ -186,12 +186,12 @@ void vsym_util_copy_fence(void);
  * in 2 us with non-temporal stores, which do not wait. So from 8 KiB, on AMD CPUs where every
  * rank has a core, VSYM_PUBLISH_STREAM auto times the first 4 KiB of one such copy in 16 and
  * streams that copy's rest and the next 15 copies when it took 1 us or more (timing every copy cost
- * 0.2-0.4 us a call at 8 KiB). Returns 1 when the copy streamed (fenced: visible before any later
- * store). */
+ * 0.2-0.4 us a call at 8 KiB); copies of 16-128 KiB stream there untimed (faster with the cores
+ * near too). Returns 1 when the copy streamed (fenced: visible before any later store). */
 int vsym_util_copy_publish(void *dst, const void *src, size_t len);
 /* For other stores of len bytes into such memory (a reduction's results): 1 where they should
- * stream, by VSYM_PUBLISH_STREAM (on: always; auto: from 8 KiB where this process's last timed
- * copy found the lines far). */
+ * stream, by VSYM_PUBLISH_STREAM (on: always; auto: 16-128 KiB, and from 8 KiB where this
+ * process's last timed copy found the lines far). */
 int vsym_util_publish_streams(size_t len);
 /* VSYM_NT_THRESHOLD in force, "auto" resolved (half the last-level cache); 0: never. */
 size_t vsym_util_nt_threshold(void);
