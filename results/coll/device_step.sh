@@ -1,7 +1,17 @@
-# The device scripts' time keeping, sourced by the run scripts of stops 33-35 (earlier ones keep
+# The device scripts' time keeping, sourced by the run scripts of stops 33-36 (earlier ones keep
 # their own forms): step NAME TIMEOUT COMMAND... runs COMMAND into $R/NAME.txt within what is
 # left of $LIMIT seconds since the source (skipping it under 20 s) and logs its exit status
-# and time to $R/progress.txt. Needs R and LIMIT set.
+# and time to $R/progress.txt. Needs R and LIMIT set: device_setup BIN (stops 35-36) sets them,
+# R=$OUT/$NAME (made) and LIMIT (default 560 s), with D=build-dev, LD_LIBRARY_PATH for the
+# libraries build-dev carries (lib-pmix too where BIN lacks libpmix), and lscpu into R.
+device_setup() { # bin
+  D=$(pwd)/build-dev R=$OUT/$NAME
+  mkdir -p "$R"
+  LIMIT=${LIMIT:-560}
+  export LD_LIBRARY_PATH=$D/lib
+  if ldd "$1" | grep -q "not found"; then export LD_LIBRARY_PATH=$D/lib:$D/lib-pmix; fi
+  lscpu > "$R/lscpu.txt" 2>&1
+}
 start=$(date +%s)
 left() { echo $(( LIMIT - ($(date +%s) - start) )); }
 step() { # name timeout command...

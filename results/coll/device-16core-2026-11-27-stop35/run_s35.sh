@@ -8,12 +8,8 @@
 NAME=${NAME:-s35} B=$(pwd)/build-dev/${BENCH:-vsym-bench-s35}
 COLLS=${COLLS:-allreduce reduce-scatter allgather broadcast alltoall}
 SIZES=${SIZES:--b 16K -e 4M -f 4}
-D=$(pwd)/build-dev; R=$OUT/$NAME; mkdir -p $R
-LIMIT=${LIMIT:-560}
-export LD_LIBRARY_PATH=$D/lib
-if ldd $B | grep -q "not found"; then export LD_LIBRARY_PATH=$D/lib:$D/lib-pmix; fi
 . "$(dirname "$0")/../device_step.sh"
-lscpu > $R/lscpu.txt 2>&1
+device_setup $B
 for round in ${ROUNDS:-1 2}; do
   for np in ${NPS:-16 8 2}; do
     for c in $COLLS; do
