@@ -588,9 +588,11 @@ static void t_symmetric_broadcast(vsym_team_t *team, int remote)
                     cases++;
                     zc_runs += strcmp(path, "symmetric-in-place") == 0;
                 }
-    VSYM_CHECK(n == 1 || !direct || zc_runs == (zc_min == 4096 ? 45 : 30),
-               "%d broadcasts read from the root's memory, expected %d", zc_runs,
-               zc_min == 4096 ? 45 : 30);
+    /* From zc_min: sizes 1-3 of each dtype and kind, 45; from 32 or 64 KiB sizes 2-3, 30, but
+     * for f16 at the transport scope's smaller maxcount (34000 bytes), 25. */
+    const int zc_expect = zc_min == 4096 ? 45 : transport_scope && zc_min > 34000 ? 25 : 30;
+    VSYM_CHECK(n == 1 || !direct || zc_runs == zc_expect,
+               "%d broadcasts read from the root's memory, expected %d", zc_runs, zc_expect);
     VSYM_CHECK_OK(vsym_coll_destroy(c)); /* frees a and d */
     free(want);
     free(plain);

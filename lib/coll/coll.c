@@ -207,7 +207,6 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
      * VSYM_PUBLISH_STREAM, which streams them while the cores are far (stream_min). */
     c->ag_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN),
                                   vsym_util_core_per_rank() ? SIZE_MAX : COLL_AG_STREAM_MIN);
-    c->zc_stream = vsym_util_cpu_amd(); /* dst_streams says why */
     c->ll_tmp = malloc((size_t)c->n * VSYM_COLL_LL_MAX);
     if (c->ll_tmp == NULL) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "coll_create: no memory");
@@ -933,10 +932,10 @@ static int apart(const void *a, size_t alen, const void *b, size_t blen)
  * 0.65-0.78 at 16-64 MiB, reduce-scatter 0.91-1.02; 16-core Intel guest at 16 ranks 0.70-0.87,
  * reduce-scatter 1.02 (results/coll/dev-2core-zen4-2026-11-27-stop33 and device-16core-...).
  * The same rule for the copies out of the peers' symmetric buffers (gather_zerocopy,
- * bc_zerocopy), on AMD CPUs only (c->zc_stream): 2-core AMD host, launches taking turns, medians
- * of three rounds, 16-64 MiB 0.53-0.71 of the time at 2 and 4 ranks (all-gather, all-to-all,
- * broadcast); at 8 MiB, where the ranks' buffers fill the L3, 0.60-1.25 in five rounds; on the
- * 16-core Intel guest, two rounds at 8 and 16 ranks, where the rule streamed (64 MiB) the
+ * bc_zerocopy), on AMD CPUs only (vsym_util_cpu_amd): 2-core AMD host, launches taking turns,
+ * medians of three rounds, 16-64 MiB 0.53-0.71 of the time at 2 and 4 ranks (all-gather,
+ * all-to-all, broadcast); at 8 MiB, where the ranks' buffers fill the L3, 0.60-1.25 in five rounds;
+ * on the 16-core Intel guest, two rounds at 8 and 16 ranks, where the rule streamed (64 MiB) the
  * broadcast ran 1.2-2.0x slower, the all-gather and the all-to-all 0.9-1.7x
  * (results/coll/dev-2core-zen4-2026-11-27-stop34, device-16core-2026-11-27-stop34). Not where
  * src and dst overlap (in place, the lines of dst were read as src moments before: streaming
@@ -1885,7 +1884,7 @@ static vsym_status_t gather_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, 
     const char *base = inplace ? dst : src + (blocks ? (size_t)c->me * len : 0);
     const size_t off = (size_t)(base - sb->base);
     const int stream =
-        c->zc_stream && dst_streams(inplace, ((blocks ? all : len) + all) * (size_t)c->n);
+        vsym_util_cpu_amd() && dst_streams(inplace, ((blocks ? all : len) + all) * (size_t)c->n);
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     for (int i = 0; i < c->n; i++) {
@@ -2279,8 +2278,8 @@ static vsym_status_t bc_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *db, cons
 {
     const vsym_coll_buf_t *from = db;
     const char *where = dst;
-    const int stream =
-        c->zc_stream && dst_streams(c->me == root && !apart(src, len, dst, len), bc_whole(c, len));
+    const int stream = vsym_util_cpu_amd() &&
+                       dst_streams(c->me == root && !apart(src, len, dst, len), bc_whole(c, len));
     if (c->me == root) {
         const vsym_coll_buf_t *sb = vsym_coll_find_buf(c, src, len);
         if (sb != NULL && apart(src, len, dst, len)) {

@@ -124,7 +124,6 @@ struct vsym_coll {
     size_t bc_stream_min; /* smallest broadcast whose publishes into the scratch stream
                            * (non-temporal stores; SIZE_MAX: never) */
     size_t ag_stream_min; /* the same for the all-gather, bytes per rank */
-    int zc_stream;        /* the copies out of the peers' symmetric buffers may stream (AMD CPUs) */
     /* Hierarchical algorithms: sub-teams made at first use (0 unknown, 1 ready, -1 irregular). */
     vsym_coll_buf_t *bufs; /* symmetric buffers of the handle, and views of wider ones */
     uint64_t buf_made;     /* buffers made (and views shared) so far: the next one's serial */
