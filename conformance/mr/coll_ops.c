@@ -1008,7 +1008,7 @@ static void t_paths(vsym_team_t *team)
                              "ring", "all-gather at the limit, ring");
         }
         /* VSYM_COLL_STREAM_MIN: auto streams the broadcast's publishes from 32 KiB and the
-         * all-gather's from 512 KiB per rank (where ranks share cores) on AMD CPUs, never
+         * all-gather's from 4 KiB per rank (where ranks share cores) on AMD CPUs, never
          * elsewhere; a size sets both; 0 never (SIZE_MAX). */
         if (getenv("VSYM_COLL_STREAM_MIN") == NULL) {
             int amd = 0;
@@ -1016,7 +1016,7 @@ static void t_paths(vsym_team_t *team)
             amd = __builtin_cpu_is("amd");
 #endif
             size_t bc = amd ? 32768 : SIZE_MAX,
-                   ag = amd && !vsym_util_core_per_rank() ? 524288 : SIZE_MAX;
+                   ag = amd && !vsym_util_core_per_rank() ? 4096 : SIZE_MAX;
             VSYM_CHECK(c->bc_stream_min == bc && c->ag_stream_min == ag,
                        "streaming limits %zu and %zu, expected %zu and %zu", c->bc_stream_min,
                        c->ag_stream_min, bc, ag);

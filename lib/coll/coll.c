@@ -119,7 +119,9 @@ static size_t bc_ll_default_max(int n)
  * 512 KiB; far 0.25-0.80); the all-gather's streaming from 512 KiB per rank took 2.0-2.1x the
  * time near at 2-8 MiB in place (61 -> 129 us at 2 MiB), 0.73-0.80 far: so with a core per
  * rank the all-gather leaves it to VSYM_PUBLISH_STREAM (results/coll/dev-2core-zen4-2026-11-27-
- * stop35). */
+ * stop35). Stop 36, 4 ranks on the 2 cores, four rounds: the all-gather streamed from 4 KiB per
+ * rank took 0.46-0.86 of the time with the 512 KiB limit at 16 KiB-1 MiB (4-256 KiB a rank;
+ * 256 KiB 70-75 -> 30-33 us), 0.96-1.13 beyond, where both stream: so from 4 KiB there. */
 static size_t stream_min(size_t setting, size_t amd_min)
 {
     if (setting == 0) return SIZE_MAX; /* never */
