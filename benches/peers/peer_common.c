@@ -237,7 +237,6 @@ void peer_emit(vsym_bench_results_t *r, const peer_opts_t *o, double clock_ns, c
     json_object_set_new(cfg, "nodes", json_integer(1));
     json_object_set_new(cfg, "flags", json_string(o->flags));
     if (o->loaded > 0) json_object_set_new(cfg, "loaded_cpus", json_integer(o->loaded));
-    if (o->touch) json_object_set_new(cfg, "touch", json_true());
     json_object_set_new(cfg, "freq_cur_khz",
                         si.freq_cur_khz > 0 ? json_integer(si.freq_cur_khz)
                                             : json_string("unknown"));
@@ -250,6 +249,7 @@ void peer_emit(vsym_bench_results_t *r, const peer_opts_t *o, double clock_ns, c
                     (json_int_t)st->iterations, "warmup", (json_int_t)st->warmup, "batch",
                     (json_int_t)st->batch, "seconds", st->seconds);
     if (st->window > 0) json_object_set_new(rec, "window", json_integer(st->window));
+    if (o->touch) json_object_set_new(rec, "touch", json_true()); /* as vsym-bench's records */
     json_object_set_new(rec, "lat_us",
                         json_pack("{sfsfsfsfsfsf}", "min", st->lat_min, "median", st->lat_median,
                                   "avg", st->lat_avg, "p99", st->lat_p99, "p99.9", st->lat_p999,

@@ -27,7 +27,8 @@ typedef struct peer_opts {
     int loaded;        /* memcpy-bench --loaded: the other allowed CPUs copying meanwhile (set by
                         * the program; -1 until then) */
     int ranks;         /* set by the program */
-    int touch;         /* mpi-coll --touch: every line of src stored before each call (timed) */
+    int touch;         /* mpi-coll --touch: every line of src stored before each call (timed);
+                        * its records say "touch": true */
 } peer_opts_t;
 
 typedef struct peer_stats {

@@ -274,7 +274,7 @@ recs = [json.loads(l) for l in open(sys.argv[2])]
 ar = [r for r in recs if r.get("tool") == "vsym-bench" and r["suite"] == "allreduce"]
 art = [r for r in ar if r.get("touch") is True]
 mpi = [r for r in recs if r.get("tool") == "mpi-coll"]
-mpit = [r for r in mpi if r["config"].get("touch") is True]
+mpit = [r for r in mpi if r.get("touch") is True]
 if len(ar) != 24 or len(art) != 8 or any(r["wrong"] != 0 for r in ar) or not mpit or \
         len(mpit) == len(mpi):
     sys.exit(f"FAIL: {len(ar)} vsym all-reduce records ({len(art)} touched; 24 and 8 expected, "

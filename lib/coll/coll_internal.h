@@ -175,9 +175,9 @@ void vsym_coll_bar_next(vsym_coll_t *c);
 #define COLL_PUSH_BLOCK 65536  /* bytes reduced per block by the pushing all-reduce */
 #define COLL_BC_STREAM_MIN 32768  /* VSYM_COLL_STREAM_MIN auto: the broadcast's */
 #define COLL_AG_STREAM_MIN 4096   /* and the all-gather's (bytes per rank; ranks sharing cores) */
-#define COLL_PCOPY_MIN                                                                             \
-    1048576 /* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src)                           \
-             * beyond 2 ranks; never between 2, nor the all-gather's */
+/* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src) beyond 2 ranks; never between 2,
+ * nor the all-gather's */
+#define COLL_PCOPY_MIN 1048576
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes);

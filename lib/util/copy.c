@@ -167,11 +167,11 @@ static int publish_mode(void)
 
 /* auto: a copy of len bytes streams with the cores near too. 2-core AMD host, 2 ranks, the
  * cores near, five launches each taking turns, every publish streamed against auto (then only
- * while far): 0.57-0.85 of the time for the collectives whose copies were 16-128 KiB (the
- * all-reduce 128 KiB 26.4-27.5 -> 20.0-21.4 us, the reduce-scatter 128 KiB 15.2 -> 8.8), 1.4-2.3x
- * at 8 KiB, 1.0-1.2x at 256 KiB and up to 2.1x from 1 MiB (results/coll/dev-2core-zen4-2026-11-
- * 27-stop36): a reader pulls lines another core holds modified at 5-7 GB/s, from memory faster,
- * while the whole copy stays in the caches. */
+ * while far): 0.57-0.99 of the time for the collectives whose copies were 16-128 KiB (the
+ * all-reduce 128 KiB 26.4-27.5 -> 20.0-21.4 us, the reduce-scatter 128 KiB 15.2 -> 8.8), 1.3-2.3x
+ * at 8 KiB, 0.68-2.2x from 256 KiB, most above 1 (results/coll/dev-2core-zen4-2026-11-27-stop36):
+ * a reader pulls lines another core holds modified at 5-7 GB/s, from memory faster, while the
+ * whole copy stays in the caches. */
 static int publish_near(size_t len)
 {
     return len >= PUBLISH_NEAR_MIN && len <= PUBLISH_NEAR_MAX;
