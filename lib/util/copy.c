@@ -183,18 +183,18 @@ int vsym_util_copy_publish(void *dst, const void *src, size_t len)
     int mode = publish_mode();
     if ((mode == 1 || (mode == 0 && len >= PUBLISH_MIN)) && !vsym_util_copy_streams(len)) {
         size_t head = 0;
-        /* auto: one copy in PUBLISH_EVERY is timed (the state lasts seconds); the others
-         * follow its verdict; those publish_near takes stream untimed. */
+        /* auto: one copy in PUBLISH_EVERY is timed (the state lasts seconds), unless
+         * publish_near streams it anyway; vsym_util_publish_streams then decides. */
         static unsigned calls;
-        if (mode == 0 && publish_near(len)) mode = 1;
-        if (mode == 0 && __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) % PUBLISH_EVERY == 0) {
+        if (mode == 0 && !publish_near(len) &&
+            __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) % PUBLISH_EVERY == 0) {
             uint64_t t0 = vsym_util_time_ns();
             memcpy(dst, src, PUBLISH_PROBE);
             head = PUBLISH_PROBE;
             __atomic_store_n(&publish_last_slow, vsym_util_time_ns() - t0 >= PUBLISH_SLOW_NS,
                              __ATOMIC_RELAXED);
         }
-        if (mode == 0 && !__atomic_load_n(&publish_last_slow, __ATOMIC_RELAXED)) {
+        if (!vsym_util_publish_streams(len)) {
             memcpy((char *)dst + head, (const char *)src + head, len - head);
             return 0;
         }
