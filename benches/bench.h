@@ -144,8 +144,10 @@ struct vsym_bench {
  * between them) pays that for every line a rank writes that a peer read last: on the 2-core AMD
  * guest it swings between about 50-90 ns and 340-470 ns within minutes, and copies through a
  * collective's scratch take up to 5x longer in the slow state. Every rank calls it at the same
- * point; only ranks 0 and 1 take part, where they reach each other by load and store and every
- * rank has a core of its own (else -1). Bounded: 1 s without progress gives -1. */
+ * point; where every rank has a core of its own, ranks 0 and 1 take part (when they reach each
+ * other by load and store, else -1); where ranks share cores, two threads of rank 0 pinned to the
+ * first two CPUs it may run on (the state of the machine's cores; -1 with one CPU). Bounded: 1 s
+ * without progress gives -1. */
 void vsym_bench_core_rtt(vsym_bench_t *b);
 
 /* ---- Sizes and pairs ---------------------------------------------------------------------- */

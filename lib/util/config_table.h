@@ -36,11 +36,11 @@
       "last-level cache of the rank's CPU, from sysfs; 0: never).")                                \
     X(PUBLISH_STREAM, ENUM, "auto", "auto|on|off",                                                 \
       "How a rank stores what it publishes for its peers into its collective scratch (copies and " \
-      "reductions): auto: on AMD CPUs where every rank has a core, from 8 KiB, the first 4 KiB "   \
-      "of one copy "                                                                               \
-      "in 16 with ordinary stores, timed, and where that took 1 us or more (the lines are held "   \
-      "by a core far away, and each ordinary store waits for one) the rest, the next 15 copies "   \
-      "and the reductions after them with non-temporal stores, else ordinary stores; on: "         \
+      "reductions): auto: on AMD CPUs, from 8 KiB, the first 4 KiB of one copy in 16 with "        \
+      "ordinary stores, timed, and where that took 1 us or more (the lines are held by a core "    \
+      "far away, and each ordinary store waits for one) the rest, the next 15 copies and the "     \
+      "reductions after them with non-temporal stores, else ordinary stores, and where every "     \
+      "rank has a core, copies and reductions of 16-128 KiB with non-temporal stores; on: "        \
       "non-temporal stores at every size; off: ordinary stores (VSYM_NT_THRESHOLD still "          \
       "applies).")                                                                                 \
     X(DEVICE, STRING, "", "",                                                                      \

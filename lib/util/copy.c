@@ -150,11 +150,23 @@ void vsym_util_copy(void *dst, const void *src, size_t len)
 
 /* The last auto probe's verdict in this process: 1 the lines were far (it streamed). */
 static int publish_last_slow;
+static int publish_forced = -1; /* vsym_util_publish_probe_force */
+
+void vsym_util_publish_probe_force(int far)
+{
+    __atomic_store_n(&publish_forced, far, __ATOMIC_RELAXED);
+    if (far >= 0) __atomic_store_n(&publish_last_slow, far, __ATOMIC_RELAXED);
+}
 
 /* VSYM_PUBLISH_STREAM: 0 auto, 1 on, 2 off (the setting's values, checked when read). auto
- * streams on AMD CPUs where every rank has a core only. Where ranks share cores the probe's 4 KiB
- * also took 1-1.5 us with the CPUs near (4 ranks on the 2-core AMD host: 80 % of two ranks'
- * probes), and streaming made the all-reduce of 1-4 MiB 1.15-1.37x slower. On the 16-core Intel
+ * streams on AMD CPUs only. Where ranks share cores the probe tells the states apart as well: 4
+ * ranks on the 2-core AMD host, its 4 KiB took under 500 ns in 82-100 % of a rank's probes with
+ * the CPUs near (1 us or more in at most 2 %) and 1 us or more in 84-94 % with them far; launches
+ * taking turns with auto and off, the state read before and after each: near 0.93-1.14 of off's
+ * time through the scratch (noise: the symmetric rows, which publish nothing, 0.84-1.35), far
+ * 0.46-0.94 for the all-reduce (8 MiB 8.6-11.9 -> 4.9-5.5 ms), 0.10-0.57 for the reduce-scatter and
+ * 0.07-0.72 for the all-to-all (results/coll/dev-2core-zen4-2026-11-27-stop37; streaming every
+ * publish, as on does, made the all-reduce of 1-16 MiB 1.4-1.6x slower near). On the 16-core Intel
  * guest (its L3 shared by every core: no far lines to avoid) the probe found 8-16 readers' lines
  * slow too, and streaming made the all-gather 1.24-1.48x and the 1-4 MiB broadcast 1.36-1.56x
  * slower at 8 ranks (results/coll/device-16core-2026-11-27-stop35). */
@@ -162,19 +174,20 @@ static int publish_mode(void)
 {
     const char *v = vsym_config_str(VSYM_CFG_PUBLISH_STREAM);
     int m = v[0] == 'a' ? 0 : v[1] == 'n' ? 1 : 2;
-    return m == 0 && !(vsym_util_core_per_rank() && vsym_util_cpu_amd()) ? 2 : m;
+    return m == 0 && !vsym_util_cpu_amd() ? 2 : m;
 }
 
-/* auto: a copy of len bytes streams with the cores near too. 2-core AMD host, 2 ranks, the
- * cores near, five launches each taking turns, every publish streamed against auto (then only
- * while far): 0.57-0.99 of the time for the collectives whose copies were 16-128 KiB (the
- * all-reduce 128 KiB 26.4-27.5 -> 20.0-21.4 us, the reduce-scatter 128 KiB 15.2 -> 8.8), 1.3-2.3x
- * at 8 KiB, 0.68-2.2x from 256 KiB, most above 1 (results/coll/dev-2core-zen4-2026-11-27-stop36):
- * a reader pulls lines another core holds modified at 5-7 GB/s, from memory faster, while the
- * whole copy stays in the caches. */
+/* auto: a copy of len bytes streams with the cores near too, where every rank has a core. 2-core
+ * AMD host, 2 ranks, the cores near, five launches each taking turns, every publish streamed
+ * against auto (then only while far): 0.57-0.99 of the time for the collectives whose copies were
+ * 16-128 KiB (the all-reduce 128 KiB 26.4-27.5 -> 20.0-21.4 us, the reduce-scatter 128 KiB 15.2
+ * -> 8.8), 1.3-2.3x at 8 KiB, 0.68-2.2x from 256 KiB, most above 1
+ * (results/coll/dev-2core-zen4-2026-11-27-stop36): a reader pulls lines another core holds
+ * modified at 5-7 GB/s, from memory faster, while the whole copy stays in the caches. At 4 ranks
+ * on the 2 cores streaming every publish gained nothing outside the all-gather (stop 36). */
 static int publish_near(size_t len)
 {
-    return len >= PUBLISH_NEAR_MIN && len <= PUBLISH_NEAR_MAX;
+    return len >= PUBLISH_NEAR_MIN && len <= PUBLISH_NEAR_MAX && vsym_util_core_per_rank();
 }
 
 int vsym_util_copy_publish(void *dst, const void *src, size_t len)
@@ -191,7 +204,9 @@ int vsym_util_copy_publish(void *dst, const void *src, size_t len)
             uint64_t t0 = vsym_util_time_ns();
             memcpy(dst, src, PUBLISH_PROBE);
             head = PUBLISH_PROBE;
-            __atomic_store_n(&publish_last_slow, vsym_util_time_ns() - t0 >= PUBLISH_SLOW_NS,
+            const int forced = __atomic_load_n(&publish_forced, __ATOMIC_RELAXED);
+            __atomic_store_n(&publish_last_slow,
+                             forced >= 0 ? forced : vsym_util_time_ns() - t0 >= PUBLISH_SLOW_NS,
                              __ATOMIC_RELAXED);
         }
         if (!vsym_util_publish_streams(len)) {

@@ -183,16 +183,18 @@ void vsym_util_copy_fence(void);
  * src, where those peers read the previous data (their caches hold the lines). Where such lines
  * are far away (this 2-core VM's vCPUs on different dies at times: a line's round trip between
  * the cores 340-470 ns instead of 50-90), each ordinary store waits for one: 64 KiB in 28 us,
- * in 2 us with non-temporal stores, which do not wait. So from 8 KiB, on AMD CPUs where every
- * rank has a core, VSYM_PUBLISH_STREAM auto times the first 4 KiB of one such copy in 16 and
- * streams that copy's rest and the next 15 copies when it took 1 us or more (timing every copy cost
- * 0.2-0.4 us a call at 8 KiB); copies of 16-128 KiB stream there untimed (faster with the cores
- * near too). Returns 1 when the copy streamed (fenced: visible before any later store). */
+ * in 2 us with non-temporal stores, which do not wait. So from 8 KiB, on AMD CPUs,
+ * VSYM_PUBLISH_STREAM auto times the first 4 KiB of one such copy in 16 and streams that copy's
+ * rest and the next 15 copies when it took 1 us or more (timing every copy cost 0.2-0.4 us a call
+ * at 8 KiB); where every rank has a core, copies of 16-128 KiB stream untimed (faster with the
+ * cores near too). Returns 1 when the copy streamed (fenced: visible before any later store). */
 int vsym_util_copy_publish(void *dst, const void *src, size_t len);
 /* For other stores of len bytes into such memory (a reduction's results): 1 where they should
- * stream, by VSYM_PUBLISH_STREAM (on: always; auto: 16-128 KiB, and from 8 KiB where this
- * process's last timed copy found the lines far). */
+ * stream, by VSYM_PUBLISH_STREAM (on: always; auto: 16-128 KiB with a core per rank, and from 8
+ * KiB where this process's last timed copy found the lines far). */
 int vsym_util_publish_streams(size_t len);
+/* Tests: -1 (the default) times the probe; 0 or 1 makes every probe find the lines near or far. */
+void vsym_util_publish_probe_force(int far);
 /* VSYM_NT_THRESHOLD in force, "auto" resolved (half the last-level cache); 0: never. */
 size_t vsym_util_nt_threshold(void);
 
