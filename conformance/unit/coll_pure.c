@@ -825,7 +825,22 @@ static void test_publish(void)
             }
         }
     }
+    vsym_util_publish_probe_force(0); /* the verdict near, then timed again */
     vsym_util_publish_probe_force(-1);
+    /* The node's record of a far probe (another rank's): fresh, it makes a probe that finds the
+     * lines near stream all the same (a probe runs once in 16 copies). */
+    {
+        uint64_t word = vsym_util_time_ns();
+        vsym_util_publish_share(&word);
+        int streamed = 0;
+        for (int k = 0; k < 17; k++)
+            streamed = vsym_util_copy_publish(dst + PAD, src, 12345);
+        VSYM_CHECK(streamed == amd && vsym_util_publish_streams(12345) == amd,
+                   "publish auto, the node's record fresh: 12345 bytes %s",
+                   streamed ? "streamed" : "not streamed");
+        VSYM_CHECK(memcmp(dst + PAD, src, 12345) == 0, "publish auto, shared record: bytes");
+        vsym_util_publish_share(NULL);
+    }
     vsym_util_wait_policy_init(1);
     VSYM_CHECK(unsetenv("VSYM_PUBLISH_STREAM") == 0, "unsetenv");
     VSYM_CHECK_OK(vsym_settings_check());

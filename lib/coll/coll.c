@@ -68,6 +68,17 @@ static uint64_t *ll_done(const vsym_coll_t *c, char *base)
     return (uint64_t *)(ll_slots(c, base) + COLL_LL_BYTES);
 }
 
+/* The line after: in rank 0's scratch, the team's record of the last far publish probe. */
+static uint64_t *far_word(const vsym_coll_t *c, char *base)
+{
+    return ll_done(c, base) + 8;
+}
+
+void vsym_coll_publish_share(const vsym_coll_t *c)
+{
+    vsym_util_publish_share(c->all_direct ? far_word(c, c->peer[0]) : NULL);
+}
+
 /* The LL protocol's default limit. Every rank reads every peer's units (twice the bytes, each
  * checked), so its cost grows with n x bytes, while a barrier's grows with n alone. Measured
  * (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 4 ranks it is 1.5x slower
@@ -171,7 +182,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     c->xll_max &= ~(size_t)7;
     c->push_max = vsym_config_size(VSYM_CFG_COLL_NET_BCAST_MAX);
     if (c->push_max > COLL_XCH_MAX) c->push_max = COLL_XCH_MAX;
-    st = vsym_alloc(team, 4 * c->chunk + 64 + COLL_LL_BYTES + 64, &c->scratch);
+    st = vsym_alloc(team, 4 * c->chunk + 64 + COLL_LL_BYTES + 128, &c->scratch);
     if (st != VSYM_OK) goto err_mem;
     c->base = vsym_obj_ptr(c->scratch);
     c->flag = (uint64_t *)(c->base + 4 * c->chunk);
@@ -179,7 +190,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
      * (a stale 16-byte unit whose second half equals a sequence number of this handle would
      * read as its data), and let no peer look before every rank has (the barrier below). */
     __atomic_store_n(c->flag, 0, __ATOMIC_RELEASE);
-    memset(ll_slots(c, c->base), 0, COLL_LL_BYTES + 64);
+    memset(ll_slots(c, c->base), 0, COLL_LL_BYTES + 128);
     {
         static long cores;
         if (cores == 0) cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -255,6 +266,7 @@ VSYM_API vsym_status_t vsym_coll_destroy(vsym_coll_t *c)
         st2 = vsym_coll_buffer_free(c, c->bufs->base);
         if (st == VSYM_OK) st = st2;
     }
+    vsym_util_publish_share(NULL); /* it may point into this handle's scratch */
     if (c->node_coll) vsym_coll_destroy(c->node_coll);
     if (c->inter_coll) vsym_coll_destroy(c->inter_coll);
     if (c->node_team) vsym_team_destroy(c->node_team);
@@ -1748,6 +1760,7 @@ static vsym_status_t coll_begin(vsym_coll_t *c, vsym_coll_kind_t kind, const voi
     VSYM_TRY(check_args(c, kind, src, dst, count, dtype, root));
     if (op_p != NULL) VSYM_TRY(vsym_coll_check_dtype_op(dtype, *op_p, kind_names[kind]));
     VSYM_TRY(coll_plan(c, kind, src, dst, count, dtype, algo, path_p, sb_p, db_p));
+    vsym_coll_publish_share(c);
     if (*path_p == P_COPY) {
         copy_bytes(dst, src, count * vsym_dtype_size(dtype));
         *path_p = P_NONE;

@@ -178,6 +178,9 @@ void vsym_coll_bar_next(vsym_coll_t *c);
 /* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src) beyond 2 ranks; never between 2,
  * nor the all-gather's */
 #define COLL_PCOPY_MIN 1048576
+/* Point the publish probes of this process at the team's record of the last far probe (rank 0's
+ * scratch; none where a peer is not mapped): at the start of every collective call. */
+void vsym_coll_publish_share(const vsym_coll_t *c);
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes);

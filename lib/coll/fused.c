@@ -746,6 +746,7 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
                          in ? "output" : "input");
     if ((unsigned)mode >= VSYM_FUSED_MODE_COUNT)
         return VSYM_FAIL(VSYM_ERR_BAD_MODE, "fused_run: unknown mode %d", (int)mode);
+    vsym_coll_publish_share(f->coll);
     const vsym_coll_buf_t *ib = NULL, *ob = NULL;
     const int sym = in_place_buffers(f, op, in, out, n, es, &ib, &ob);
     if (mode == VSYM_FUSED_AUTO) {

@@ -38,9 +38,10 @@
       "How a rank stores what it publishes for its peers into its collective scratch (copies and " \
       "reductions): auto: on AMD CPUs, from 8 KiB, the first 4 KiB of one copy in 16 with "        \
       "ordinary stores, timed, and where that took 1 us or more (the lines are held by a core "    \
-      "far away, and each ordinary store waits for one) the rest, the next 15 copies and the "     \
-      "reductions after them with non-temporal stores, else ordinary stores, and where every "     \
-      "rank has a core, copies and reductions of 16-128 KiB with non-temporal stores; on: "        \
+      "far away, and each ordinary store waits for one, or where another rank of the team found "  \
+      "that twice in a row within 5 ms) the rest, the next 15 copies and the reductions after "    \
+      "them with non-temporal stores, else ordinary stores, and where every rank has a core, "     \
+      "copies and reductions of 16-128 KiB with non-temporal stores; on: "                         \
       "non-temporal stores at every size; off: ordinary stores (VSYM_NT_THRESHOLD still "          \
       "applies).")                                                                                 \
     X(DEVICE, STRING, "", "",                                                                      \
