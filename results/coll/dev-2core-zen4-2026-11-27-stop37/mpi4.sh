@@ -2,22 +2,18 @@
 # Stop 37 (from the repository root): [NP=4] mpi4.sh OUT SECONDS: rounds of vsym-bench and mpi-coll
 # all-reduce at NP ranks, 16 B-64 MiB by 4, order alternating, the cores' round trip (rtt.c) before
 # and after each launch in the file name.
-here=$(cd "$(dirname "$0")" && pwd)
-# rtt: a cache line's round trip (ns) between two threads pinned to CPUs 0 and 1 (rtt.c)
-rtt=build/rtt-stop37
-[ -x $rtt ] || gcc -O2 -pthread -o $rtt "$here/rtt.c"
+. "$(dirname "$0")/rtt_setup.sh"
 out=$1; end=$(( $(date +%s) + $2 )); i=0
 while [ $(date +%s) -lt $end ]; do
   i=$((i+1))
   ws="vsym mpi"; [ $((i % 2)) -eq 0 ] && ws="mpi vsym"
   for w in $ws; do
-    a=$($rtt)
     if [ $w = vsym ]; then
-      timeout 300 launch/vsym-run -n ${NP:-4} -- build/benches/vsym-bench allreduce -b 16 -e 64M -f 4 --check --json $out/tmp.jsonl >/dev/null 2>&1
+      timed $out ${w}_r$i timeout 300 launch/vsym-run -n ${NP:-4} -- build/benches/vsym-bench \
+        allreduce -b 16 -e 64M -f 4 --check --json $out/tmp.jsonl
     else
-      timeout 300 launch/vsym-run -n ${NP:-4} -- build/benches/peers/mpi-coll --only allreduce -b 16 -e 64M -f 4 --json $out/tmp.jsonl >/dev/null 2>&1
+      timed $out ${w}_r$i timeout 300 launch/vsym-run -n ${NP:-4} -- build/benches/peers/mpi-coll \
+        --only allreduce -b 16 -e 64M -f 4 --json $out/tmp.jsonl
     fi
-    b=$($rtt)
-    mv $out/tmp.jsonl $out/${w}_r${i}_${a}_${b}.jsonl 2>/dev/null
   done
 done
