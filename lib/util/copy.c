@@ -227,7 +227,8 @@ int vsym_util_copy_publish(void *dst, const void *src, size_t len)
                     __atomic_store_n(word, now, __ATOMIC_RELAXED);
                 } else if (!slow) {
                     const uint64_t last = __atomic_load_n(word, __ATOMIC_RELAXED);
-                    slow = last != 0 && now - last < PUBLISH_SHARED_NS;
+                    /* (a rank that read its clock after this one may have stored a later time) */
+                    slow = last != 0 && (last > now || now - last < PUBLISH_SHARED_NS);
                 }
             }
             __atomic_store_n(&publish_last_slow, slow, __ATOMIC_RELAXED);

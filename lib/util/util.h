@@ -191,7 +191,7 @@ void vsym_util_copy_fence(void);
 int vsym_util_copy_publish(void *dst, const void *src, size_t len);
 /* For other stores of len bytes into such memory (a reduction's results): 1 where they should
  * stream, by VSYM_PUBLISH_STREAM (on: always; auto: 16-128 KiB with a core per rank, and from 8
- * KiB where this process's last timed copy found the lines far). */
+ * KiB where this process's last timed copy found the lines far, or the team's record below did). */
 int vsym_util_publish_streams(size_t len);
 /* Tests: -1 (the default) times the probe; 0 or 1 makes every probe find the lines near or far. */
 void vsym_util_publish_probe_force(int far);
