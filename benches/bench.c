@@ -3,11 +3,10 @@
 #include "bench.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rtt.h"
 #include "util/util.h"
 
 /* ---- Pairs -------------------------------------------------------------------------------- */
@@ -62,87 +61,12 @@ vsym_status_t vsym_bench_pair_sync(vsym_bench_t *b)
 
 /* ---- Measurement -------------------------------------------------------------------------- */
 
-/* Wait until *w reaches want (spinning: both ranks have a core); 0 after 1 s without it. */
-static int rtt_wait(const volatile uint64_t *w, uint64_t want)
-{
-    uint64_t t0 = vsym_util_time_ns();
-    for (unsigned k = 0; __atomic_load_n(w, __ATOMIC_ACQUIRE) < want; k++)
-        if ((k & 1023) == 1023 && vsym_util_time_ns() - t0 > 1000000000ull) return 0;
-    return 1;
-}
-
-enum { RTT_WARM = 10, RTT_TIMED = 100 };
-
-/* One side of the ping-pong on *w from base: side 0 stores the odd values and times the round
- * trips, side 1 the even ones. The mean round trip in ns on side 0, 0 on side 1, -1 when the
- * other side stopped answering. */
-static double rtt_side(volatile uint64_t *w, uint64_t base, int side)
-{
-    uint64_t t0 = 0;
-    for (uint64_t i = 0; i < RTT_WARM + RTT_TIMED; i++) {
-        uint64_t odd = base + 2 * i + 1;
-        if (i == RTT_WARM) t0 = vsym_util_time_ns();
-        if (side == 0) {
-            __atomic_store_n(w, odd, __ATOMIC_RELEASE);
-            if (!rtt_wait(w, odd + 1)) return -1;
-        } else {
-            if (!rtt_wait(w, odd)) return -1;
-            __atomic_store_n(w, odd + 1, __ATOMIC_RELEASE);
-        }
-    }
-    return side == 0 ? (double)(vsym_util_time_ns() - t0) / RTT_TIMED : 0;
-}
-
-typedef struct {
-    volatile uint64_t *w;
-    int cpu, side;
-    double ns;
-} rtt_thread_t;
-
-static void *rtt_thread(void *p)
-{
-    rtt_thread_t *a = p;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(a->cpu, &set);
-    a->ns = pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0
-                ? rtt_side(a->w, 0, a->side)
-                : -1;
-    if (a->ns < 0 && a->side == 0) __atomic_store_n(a->w, UINT64_MAX, __ATOMIC_RELEASE);
-    return NULL;
-}
-
-/* Ranks sharing cores: the round trip between two threads of this process pinned to the first two
- * CPUs it may run on (the machine's cores, not the ranks'); -1 with fewer than two. */
-static double rtt_threads(void)
-{
-    cpu_set_t set;
-    int cpus[2], k = 0;
-    if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
-    for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
-        if (CPU_ISSET(c, &set)) cpus[k++] = c;
-    if (k < 2) return -1;
-    _Alignas(64) static volatile uint64_t word;
-    word = 0;
-    rtt_thread_t a[2] = {{&word, cpus[0], 0, -1}, {&word, cpus[1], 1, -1}};
-    pthread_t t[2];
-    if (pthread_create(&t[1], NULL, rtt_thread, &a[1]) != 0) return -1;
-    if (pthread_create(&t[0], NULL, rtt_thread, &a[0]) != 0) {
-        word = UINT64_MAX; /* releases side 1 */
-        pthread_join(t[1], NULL);
-        return -1;
-    }
-    pthread_join(t[0], NULL);
-    pthread_join(t[1], NULL);
-    return a[1].ns < 0 ? -1 : a[0].ns;
-}
-
 void vsym_bench_core_rtt(vsym_bench_t *b)
 {
     b->core_rtt_ns = -1;
     if (b->nranks < 2) return;
     if (!vsym_util_core_per_rank()) {
-        if (b->rank == 0) b->core_rtt_ns = rtt_threads();
+        if (b->rank == 0) b->core_rtt_ns = vsym_rtt_threads();
         return;
     }
     if (b->rank > 1) return;
@@ -151,8 +75,8 @@ void vsym_bench_core_rtt(vsym_bench_t *b)
     if (b->rank == 1) w = vsym_obj_peer_ptr(b->sync_obj, 0);
     /* Rank 0 stores the odd values of this call's sequence, rank 1 the even ones. */
     uint64_t base = b->rtt_seq;
-    b->rtt_seq += 2 * (RTT_WARM + RTT_TIMED);
-    double ns = rtt_side(w, base, b->rank);
+    b->rtt_seq += 2 * (VSYM_RTT_WARM + VSYM_RTT_TIMED);
+    double ns = vsym_rtt_side(w, base, b->rank);
     if (b->rank == 0 && ns >= 0) b->core_rtt_ns = ns;
 }
 

@@ -1,9 +1,10 @@
 # vsym-bench: the benchmark driver (benches/main.c, bench.c) and its suites. Every
 # benches/suite_*.c is compiled in; a suite is listed with one line in benches/suites.def.
-# results.c (JSON lines through jansson, no libvsym) is a library of its own so that the peer
-# programs of benches/peers/ write the same records.
-add_library(vsym_bench_results STATIC ${CMAKE_CURRENT_SOURCE_DIR}/results.c)
-target_link_libraries(vsym_bench_results PUBLIC PkgConfig::JANSSON)
+# results.c (JSON lines through jansson, no libvsym) and rtt.c (the cores' round trip) are a
+# library of their own so that the peer programs of benches/peers/ write the same records.
+add_library(vsym_bench_results STATIC ${CMAKE_CURRENT_SOURCE_DIR}/results.c
+                                      ${CMAKE_CURRENT_SOURCE_DIR}/rtt.c)
+target_link_libraries(vsym_bench_results PUBLIC PkgConfig::JANSSON Threads::Threads)
 target_include_directories(vsym_bench_results PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 
 # The shared framework (options-independent pieces), for vsym-bench and any other bench tool.

@@ -18,12 +18,17 @@
  * --only NAME runs one of allreduce, allgather, reduce-scatter, broadcast, alltoall, fused.
  * --touch stores into every line of src before each call (timed), as vsym-bench --touch does
  * (and leaves the fused sequence out: vsym-bench fused does not take it); records say "touch".
- * Times are the slowest rank's (each rank times the same number of calls). */
+ * Times are the slowest rank's (each rank times the same number of calls). Every record carries
+ * core_rtt_ns as vsym-bench's do (the cores' round trip just before its size: between ranks 0
+ * and 1 through a shared window where each rank has a core, else between two threads of rank 0),
+ * so that the two programs' rows can be placed by the machine's state alike. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "peer_common.h"
+#include "rtt.h"
 
 typedef struct mrun {
     int kind;
@@ -78,11 +83,60 @@ static void unit(void *arg, long i)
     }
 }
 
+/* The round trip's line: rank 0's word of a window shared by the node's ranks (NULL: ranks share
+ * cores, or not all on one node, or fewer than 2), and the sequence reached. */
+typedef struct rtt_line {
+    volatile uint64_t *w;
+    int per_core;
+    uint64_t seq;
+    MPI_Win win;
+} rtt_line_t;
+
+static void rtt_setup(rtt_line_t *l, int n)
+{
+    MPI_Comm node;
+    int nn;
+    memset(l, 0, sizeof(*l));
+    l->win = MPI_WIN_NULL;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &nn);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    l->per_core = n >= 2 && nn == n && cores > 0 && n <= cores;
+    if (l->per_core) {
+        int me;
+        MPI_Aint size;
+        int disp;
+        void *base;
+        MPI_Comm_rank(node, &me);
+        MPI_Win_allocate_shared(me == 0 ? 64 : 0, 1, MPI_INFO_NULL, node, &base, &l->win);
+        MPI_Win_shared_query(l->win, 0, &size, &disp, &base);
+        l->w = base;
+        if (me == 0) *l->w = 0;
+    }
+    MPI_Comm_free(&node);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* Every rank: the round trip (on rank 0; -1 elsewhere or where not measured). */
+static double rtt_measure(rtt_line_t *l, int me, int n)
+{
+    if (n < 2) return -1;
+    if (!l->per_core) return me == 0 ? vsym_rtt_threads() : -1;
+    uint64_t base = l->seq;
+    l->seq += 2 * (VSYM_RTT_WARM + VSYM_RTT_TIMED);
+    return me <= 1 ? vsym_rtt_side(l->w, base, me) : -1;
+}
+
 /* Time on every rank; keep the slowest rank's statistics (its average decides). */
 static void measure(const peer_opts_t *o, double clock_ns, mrun_t *r, size_t bytes,
-                    peer_stats_t *st)
+                    rtt_line_t *line, peer_stats_t *st)
 {
     long iters = peer_iterations(o, (double)bytes);
+    int me, n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double rtt = rtt_measure(line, me, n);
     MPI_Barrier(MPI_COMM_WORLD);
     peer_measure(o, clock_ns, unit, r, (double)bytes, 1, 1, iters, st);
     struct {
@@ -92,6 +146,7 @@ static void measure(const peer_opts_t *o, double clock_ns, mrun_t *r, size_t byt
     MPI_Comm_rank(MPI_COMM_WORLD, &in.rank);
     MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
     MPI_Bcast(st, (int)sizeof(*st), MPI_BYTE, out.rank, MPI_COMM_WORLD);
+    if (me == 0) st->core_rtt_ns = rtt;
 }
 
 int main(int argc, char **argv)
@@ -107,6 +162,8 @@ int main(int argc, char **argv)
     vsym_bench_results_t *res = (me == 0 && o.json) ? peer_open(&o) : NULL;
     size_t cap = o.max_size * (size_t)n + 64;
     mrun_t r;
+    rtt_line_t line;
+    rtt_setup(&line, n);
     memset(&r, 0, sizeof(r));
     r.src = calloc(1, cap);
     r.dst = calloc(1, cap);
@@ -147,7 +204,7 @@ int main(int argc, char **argv)
                         peer_stats_t st;
                         char mode[64];
                         r.inplace = ip;
-                        measure(&o, clock_ns, &r, bytes, &st);
+                        measure(&o, clock_ns, &r, bytes, &line, &st);
                         if (kind == K_FUSED)
                             snprintf(mode, sizeof(mode), "mpi-tp%dxdp%d", ltp, n / ltp);
                         else
@@ -173,6 +230,7 @@ int main(int argc, char **argv)
         }
     }
     vsym_bench_results_close(res);
+    if (line.win != MPI_WIN_NULL) MPI_Win_free(&line.win);
     free(r.src);
     free(r.dst);
     free(r.tmp);

@@ -250,6 +250,7 @@ void peer_emit(vsym_bench_results_t *r, const peer_opts_t *o, double clock_ns, c
                     (json_int_t)st->batch, "seconds", st->seconds);
     if (st->window > 0) json_object_set_new(rec, "window", json_integer(st->window));
     if (o->touch) json_object_set_new(rec, "touch", json_true()); /* as vsym-bench's records */
+    if (st->core_rtt_ns > 0) json_object_set_new(rec, "core_rtt_ns", json_real(st->core_rtt_ns));
     json_object_set_new(rec, "lat_us",
                         json_pack("{sfsfsfsfsfsf}", "min", st->lat_min, "median", st->lat_median,
                                   "avg", st->lat_avg, "p99", st->lat_p99, "p99.9", st->lat_p999,

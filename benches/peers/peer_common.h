@@ -37,6 +37,7 @@ typedef struct peer_stats {
     double bw_avg, bw_peak;                                          /* GB/s */
     double mops;
     double seconds;
+    double core_rtt_ns; /* the cores' round trip before the size (rtt.h), recorded when > 0 */
 } peer_stats_t;
 
 typedef void (*peer_unit_fn)(void *arg, long i);

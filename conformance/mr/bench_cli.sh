@@ -280,6 +280,11 @@ if len(ar) != 24 or len(art) != 8 or any(r["wrong"] != 0 for r in ar) or not mpi
         len(mpit) == len(mpi):
     sys.exit(f"FAIL: {len(ar)} vsym all-reduce records ({len(art)} touched; 24 and 8 expected, "
              f"#wrong 0), {len(mpi)} mpi-coll ({len(mpit)} touched)")
+# mpi-coll's records name the cores' state as vsym-bench's do (2 ranks: between ranks 0 and 1).
+bad = [(r["suite"], r["size"], r.get("core_rtt_ns")) for r in mpi
+       if r["config"]["cores"] >= 2 and not 0 < (r.get("core_rtt_ns") or 0) < 1e6]
+if bad:
+    sys.exit(f"FAIL: mpi-coll records without the cores' round trip: {bad[:4]}")
 print(f"ok: {len(tables)} collective tables against Open MPI, {len(mpi)} mpi-coll records")
 EOF
   ;;

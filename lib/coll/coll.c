@@ -23,9 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "coll/coll_internal.h"
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 static const char *const algo_names[VSYM_COLL_ALGO_COUNT] = {"auto", "oneshot", "twoshot",
                                                              "ring", "rd",      "hier"};
@@ -79,16 +76,20 @@ void vsym_coll_publish_share(const vsym_coll_t *c)
     vsym_util_publish_share(c->all_direct ? far_word(c, c->peer[0]) : NULL);
 }
 
-/* The LL protocol's default limit. Every rank reads every peer's units (twice the bytes, each
- * checked), so its cost grows with n x bytes, while a barrier's grows with n alone. Measured
- * (16-core host, f32 all-reduce, VSYM_COLL_LL_MAX 0/256/1024/16384): at 4 ranks it is 1.5x slower
- * than the barrier path from 512 B (1 KiB: 2.6 us against 1.5 us; Open MPI 3.7 us). At 2 ranks
- * it was as fast up to 1 KiB on an earlier host, but not on those of stop 28
- * (results/coll/dev-2core-zen3-2026-11-26-stop28, device-16core-2026-11-26-stop28): on the 2-core
- * host the 1 KiB all-reduce took 2.9x its 128 B time through it against 1.5x through the scratch
- * (eight launches, medians; Open MPI / vsym 0.91-0.95 at 1 KiB in the three-launch run), and on
- * the 16-core guest 1.02 us against 0.87 (512 B: 0.61 against 0.63; 64-256 B 0.38-0.47 against
- * 0.50-0.57 through the scratch; six rounds, medians). So 256 B at any team size. */
+/* The LL protocol's default limit. Every rank reads every peer's lines (56 data bytes in 64, each
+ * line's flag checked as it comes: a reader follows the writer line by line), so its cost grows
+ * with n x bytes, while a barrier's grows with n alone. Measured (16-core host, f32 all-reduce,
+ * VSYM_COLL_LL_MAX 0/256/1024/16384): at 4 ranks it is 1.5x slower than the barrier path from
+ * 512 B (1 KiB: 2.6 us against 1.5 us; Open MPI 3.7 us). At 2 ranks it was as fast up to 1 KiB on
+ * an earlier host, but not on those of stop 28 (results/coll/dev-2core-zen3-2026-11-26-stop28,
+ * device-16core-2026-11-26-stop28): on the 2-core host the 1 KiB all-reduce took 2.9x its 128 B
+ * time through it against 1.5x through the scratch (eight launches, medians; Open MPI / vsym
+ * 0.91-0.95 at 1 KiB in the three-launch run), and on the 16-core guest 1.02 us against 0.87 (512
+ * B: 0.61 against 0.63; 64-256 B 0.38-0.47 against 0.50-0.57 through the scratch; six rounds,
+ * medians). The lines of stop 38 (half the lines of the 16-byte units before) did not change
+ * that: 2 ranks, 2-core AMD host, 1 KiB 0.61-0.65 us through them against 0.22-0.25 through the
+ * scratch near, 1.9-2.1 against 0.6-0.7 far (results/coll/dev-2core-zen4-2026-11-27-stop38). So
+ * 256 B at any team size. */
 #define COLL_LL_DEFAULT_MAX 256
 
 /* The broadcast's: a reader reads the root's units alone (n - 1 readers of one region, not every
@@ -187,8 +188,8 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     c->base = vsym_obj_ptr(c->scratch);
     c->flag = (uint64_t *)(c->base + 4 * c->chunk);
     /* The heap may hold an earlier object's bytes here: zero the counters and the LL regions
-     * (a stale 16-byte unit whose second half equals a sequence number of this handle would
-     * read as its data), and let no peer look before every rank has (the barrier below). */
+     * (a stale line whose last word equals a sequence number of this handle would read as
+     * its data), and let no peer look before every rank has (the barrier below). */
     __atomic_store_n(c->flag, 0, __ATOMIC_RELEASE);
     memset(ll_slots(c, c->base), 0, COLL_LL_BYTES + 128);
     {
@@ -471,16 +472,22 @@ void vsym_coll_bar_next(vsym_coll_t *c)
 
 /* ---- Low-latency protocol ----------------------------------------------------------------- */
 
-/* The LL units are 16-byte stores and loads: single-copy atomic on CPUs with AVX (Intel and AMD
- * guarantee it for aligned accesses), not under emulation (qemu's TCG may split a 16-byte vector
- * access in two, even when it advertises AVX: a reader could then see a unit's new sequence
- * number with its old data; seen in the Soft-RoCE VM as stale elements in back-to-back small
- * collectives, issue 5). */
+/* The LL protocol's lines: 56 data bytes in the first seven words of a 64-byte line, the call's
+ * sequence number in the eighth, stored last with release order; a reader that loads a line's
+ * number with acquire order and finds seq may read its data (a data store never follows its
+ * number: a rank writes a region again only after every reader has finished with it). Before
+ * stop 38 every 8 data bytes went with the number in one 16-byte AVX store: 256 B crossed as 8
+ * lines instead of 5, and 2 ranks on the 2-core host took 0.5-0.6 us at 256 B where the cores
+ * were far apart, Open MPI 0.4-0.5 (results/coll/dev-2core-zen4-2026-11-27-stop37). Not under
+ * emulation: qemu's TCG ran the 16-byte units with stale data (issue 5), and these lines are
+ * kept off there as well until a run shows them sound. */
+#define LL_LINE_DATA 56
+
 static int ll_supported(void)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
     static int cached = -1;
-    if (cached < 0) cached = __builtin_cpu_supports("avx") && !vsym_util_emulated_cpu() ? 1 : 0;
+    if (cached < 0) cached = !vsym_util_emulated_cpu();
     return cached;
 #else
     return 0;
@@ -497,45 +504,43 @@ static char *ll_region(const vsym_coll_t *c, int r, uint64_t seq)
     return ll_slots(c, c->peer[r]) + (seq % COLL_LL_SLOTS) * 2 * (size_t)VSYM_COLL_LL_MAX;
 }
 
-#if defined(__x86_64__)
-__attribute__((target("avx"))) static void ll_store(char *dst, const char *src, size_t len,
-                                                    uint64_t seq)
+/* The lines that hold len bytes (at least one: the wait on it proves the peer published). */
+static size_t ll_lines(size_t len)
 {
-    size_t full = len / 8, i;
-    for (i = 0; i < full; i++) {
-        uint64_t d;
-        memcpy(&d, src + 8 * i, 8);
-        _mm_store_si128((__m128i *)(dst + 16 * i), _mm_set_epi64x((long long)seq, (long long)d));
-    }
-    if (len % 8) {
-        uint64_t d = 0;
-        memcpy(&d, src + 8 * i, len % 8);
-        _mm_store_si128((__m128i *)(dst + 16 * i), _mm_set_epi64x((long long)seq, (long long)d));
+    return len == 0 ? 1 : (len + LL_LINE_DATA - 1) / LL_LINE_DATA;
+}
+
+static void ll_store(char *dst, const char *src, size_t len, uint64_t seq)
+{
+    const size_t lines = ll_lines(len), full = len / LL_LINE_DATA;
+    for (size_t i = 0; i < lines; i++) {
+        char *line = dst + 64 * i;
+        if (i < full)
+            memcpy(line, src + i * LL_LINE_DATA, LL_LINE_DATA); /* a fixed size: inlined */
+        else
+            memcpy(line, src + i * LL_LINE_DATA, len - i * LL_LINE_DATA);
+        __atomic_store_n((uint64_t *)(void *)(line + LL_LINE_DATA), seq, __ATOMIC_RELEASE);
     }
 }
 
-/* Unpack units [from, to) of a publication of len bytes whose sequence number is seq; returns
- * the index of the first unit not yet arrived (to when all have). The last unit of a length
- * that is not a multiple of 8 carries len % 8 bytes. */
-__attribute__((target("avx"))) static size_t ll_load(const char *src, char *dst, size_t len,
-                                                     uint64_t seq, size_t from, size_t to)
+/* Unpack lines [from, to) of a publication of len bytes whose sequence number is seq; returns
+ * the index of the first line not yet arrived (to when all have). */
+static size_t ll_load(const char *src, char *dst, size_t len, uint64_t seq, size_t from, size_t to)
 {
-    size_t full = len / 8, i = from;
-    for (; i < to && i < full; i++) {
-        __m128i v = _mm_load_si128((const __m128i *)(src + 16 * i));
-        if ((uint64_t)_mm_extract_epi64(v, 1) != seq) return i;
-        _mm_storel_epi64((__m128i *)(dst + 8 * i), v);
-    }
-    if (i < to && len % 8 && i == full) {
-        __m128i v = _mm_load_si128((const __m128i *)(src + 16 * i));
-        if ((uint64_t)_mm_extract_epi64(v, 1) != seq) return i;
-        uint64_t d = (uint64_t)_mm_cvtsi128_si64(v);
-        memcpy(dst + 8 * i, &d, len % 8);
-        i++;
+    const size_t full = len / LL_LINE_DATA;
+    size_t i = from;
+    for (; i < to; i++) {
+        const char *line = src + 64 * i;
+        if (__atomic_load_n((const uint64_t *)(const void *)(line + LL_LINE_DATA),
+                            __ATOMIC_ACQUIRE) != seq)
+            return i;
+        if (i < full)
+            memcpy(dst + i * LL_LINE_DATA, line, LL_LINE_DATA);
+        else if (i * LL_LINE_DATA < len)
+            memcpy(dst + i * LL_LINE_DATA, line, len - i * LL_LINE_DATA);
     }
     return i;
 }
-#endif
 
 vsym_status_t vsym_coll_ll_begin(vsym_coll_t *c, int publishes, uint64_t *seq_p)
 {
@@ -569,11 +574,7 @@ void vsym_coll_ll_end(vsym_coll_t *c, uint64_t seq, int all_read)
 
 void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t len)
 {
-#if defined(__x86_64__)
     ll_store(ll_region(c, c->me, seq), src, len, seq);
-#else
-    (void)c, (void)seq, (void)src, (void)len;
-#endif
 }
 
 vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len)
@@ -585,18 +586,17 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
                                        size_t off, size_t len)
 {
     char *dst = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX;
-#if defined(__x86_64__)
     const char *src = ll_region(c, r, seq);
-    /* At least one unit, so that the wait also proves the peer has published call seq. */
-    size_t units = (total + 7) / 8, done = off / 8, end = (off + len + 7) / 8;
+    /* At least one line, so that the wait also proves the peer has published call seq. */
+    size_t lines = ll_lines(total), done = off / LL_LINE_DATA,
+           end = (off + len + LL_LINE_DATA - 1) / LL_LINE_DATA;
     if (end <= done) end = done + 1;
-    if (end > units) end = units;
+    if (end > lines) end = lines;
+    if (done >= end) done = end - 1;
     coll_wait_t w = coll_wait_start(c, c->fast_spin);
     for (;;) {
         done = ll_load(src, dst, total, seq, done, end);
         if (done >= end) return VSYM_OK;
-        /* The peer's stores may be in flight: reload (the compiler must not keep old values). */
-        __asm__ volatile("" ::: "memory");
         if (!coll_wait_step(&w))
             return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
                              "collective (low-latency exchange): timed out after %.2f s waiting "
@@ -604,10 +604,6 @@ vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size
                              coll_wait_elapsed(&w), r, vsym_team_world_rank(c->team, r),
                              (unsigned long long)seq);
     }
-#else
-    (void)dst, (void)seq, (void)total, (void)off, (void)len;
-    return VSYM_FAIL(VSYM_ERR_UNSUPPORTED, "low-latency exchange needs x86-64 (rank %d)", r);
-#endif
 }
 
 /* ---- Push exchange ------------------------------------------------------------------------ */

@@ -161,15 +161,15 @@ vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c);
 vsym_status_t vsym_coll_bar_peer(vsym_coll_t *c, int r, size_t off, size_t len, const char **ptr_p);
 void vsym_coll_bar_next(vsym_coll_t *c);
 
-/* Low-latency protocol for small exchanges on shm: every 8 bytes of data travel with the call's
- * sequence number in one 16-byte store (atomic on x86 CPUs with AVX), so a reader knows each
- * unit has arrived without any barrier. COLL_LL_SLOTS rotating regions per rank: a rank writes
- * the region of call seq again at call seq + COLL_LL_SLOTS, once every rank has finished call
- * seq (its done counter, set at the end of every LL call). After an all-to-all read (all-reduce,
- * fused one-shot) at call s the writer knows that of every peer up to s - 1 without looking (each
- * published s after finishing s - 1); a broadcast's root learns nothing, so after broadcasts it
- * reads the counters, about once every COLL_LL_SLOTS - 1 calls, and may run that far ahead of
- * its slowest reader (vsym_coll_ll_begin). */
+/* Low-latency protocol for small exchanges on shm: every 56 bytes of data travel in a 64-byte
+ * line whose last word, stored after them with release order, is the call's sequence number, so
+ * a reader knows each line has arrived without any barrier. COLL_LL_SLOTS rotating regions per
+ * rank: a rank writes the region of call seq again at call seq + COLL_LL_SLOTS, once every rank has
+ * finished call seq (its done counter, set at the end of every LL call). After an all-to-all read
+ * (all-reduce, fused one-shot) at call s the writer knows that of every peer up to s - 1 without
+ * looking (each published s after finishing s - 1); a broadcast's root learns nothing, so after
+ * broadcasts it reads the counters, about once every COLL_LL_SLOTS - 1 calls, and may run that far
+ * ahead of its slowest reader (vsym_coll_ll_begin). */
 #define COLL_LL_SLOTS 8
 #define VSYM_COLL_LL_MAX 16384 /* input bytes per rank */
 #define COLL_PUSH_BLOCK 65536  /* bytes reduced per block by the pushing all-reduce */
@@ -193,8 +193,8 @@ void vsym_coll_ll_end(vsym_coll_t *c, uint64_t seq, int all_read);
 void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t len);
 /* Wait for rank r's len bytes of call seq and unpack them into c->ll_tmp + r * LL_MAX. */
 vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len);
-/* The same for bytes [off, off + len) of rank r's publication of total bytes only (whole 8-byte
- * units around them land at the same offsets of c->ll_tmp + r * LL_MAX). */
+/* The same for bytes [off, off + len) of rank r's publication of total bytes only (whole lines of
+ * 56 bytes around them land at the same offsets of c->ll_tmp + r * LL_MAX). */
 vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size_t total,
                                        size_t off, size_t len);
 
