@@ -280,6 +280,12 @@ if len(ar) != 24 or len(art) != 8 or any(r["wrong"] != 0 for r in ar) or not mpi
         len(mpit) == len(mpi):
     sys.exit(f"FAIL: {len(ar)} vsym all-reduce records ({len(art)} touched; 24 and 8 expected, "
              f"#wrong 0), {len(mpi)} mpi-coll ({len(mpit)} touched)")
+# Each collective's tables say in which state of the cores each program's rows ran.
+for who in ("vsym", "Open MPI"):
+    n_state = len(re.findall(rf"^# line round trip between two cores \({who}\): \d+-\d+ ns; "
+                             r"\d+ of \d+ rows far", text, re.M))
+    if n_state != 10:  # a line per suite (5) and pass (2)
+        sys.exit(f"FAIL: {n_state} lines of the cores' state for {who}, 10 expected")
 # mpi-coll's records name the cores' state as vsym-bench's do (2 ranks: between ranks 0 and 1).
 bad = [(r["suite"], r["size"], r.get("core_rtt_ns")) for r in mpi
        if r["config"]["cores"] >= 2 and not 0 < (r.get("core_rtt_ns") or 0) < 1e6]
