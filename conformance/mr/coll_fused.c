@@ -227,10 +227,10 @@ static void factorisation(int ltp, int itp)
 
 /* Autotune writes the table for this topology and host; a new handler loads it. */
 /* The mode AUTO picks without a table (the rule in fused.c): across nodes the baseline (TP then
- * DP); on one node all-reduce + all-gather in one exchange up to 2 KiB (at most 8 ranks), in two
- * shots above; reduce-scatter + all-reduce in one exchange while W x input <= 1 KiB (at most 8
- * ranks), through the baseline up to 512 KiB (at every size with more than 8 ranks), in two
- * shots above. */
+ * DP); on one node, at most 8 ranks, both fused pairs in one exchange up to 256 B of input with a
+ * core per rank and 16 KiB where ranks share cores; above, all-reduce + all-gather through the
+ * baseline up to 2 KiB and in two shots beyond, reduce-scatter + all-reduce through the baseline
+ * up to 512 KiB (at every size with more than 8 ranks) and in two shots beyond. */
 static void untuned_rule(vsym_fused_t *f)
 {
     vsym_fused_topo_t t;
@@ -244,18 +244,22 @@ static void untuned_rule(vsym_fused_t *f)
         (modes & (1u << VSYM_FUSED_FEWEST_BYTES))
             ? VSYM_FUSED_FEWEST_BYTES
             : ((modes & (1u << VSYM_FUSED_TWOSHOT)) ? VSYM_FUSED_TWOSHOT : VSYM_FUSED_ONESHOT);
+    const size_t one_max = vsym_util_core_per_rank() ? 256 : 16384; /* input bytes */
+    const vsym_fused_mode_t small = base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
     struct {
         vsym_fused_op_t op;
         size_t n; /* bf16 elements per block (input bytes: 2n, times dp for RS + AR) */
         vsym_fused_mode_t one_node;
     } cases[] = {
-        {VSYM_FUSED_ALLREDUCE_ALLGATHER, 1024, /* 2 KiB: the last size in one exchange */
-         (wn <= 8 || !base) ? VSYM_FUSED_ONESHOT : VSYM_FUSED_BASELINE},
-        {VSYM_FUSED_ALLREDUCE_ALLGATHER, 2048, two},
-        /* one exchange while W x input bytes <= 1 KiB (at most 8 ranks) */
-        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512 / (wn * dp)),
+        /* the last size in one exchange, the next, 4 KiB */
+        {VSYM_FUSED_ALLREDUCE_ALLGATHER, one_max / 2,
+         wn <= 8 ? VSYM_FUSED_ONESHOT : (one_max <= 2048 ? small : two)},
+        {VSYM_FUSED_ALLREDUCE_ALLGATHER, one_max / 2 + 1, one_max < 2048 ? small : two},
+        {VSYM_FUSED_ALLREDUCE_ALLGATHER, 2048,
+         wn <= 8 && one_max >= 4096 ? VSYM_FUSED_ONESHOT : two},
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max / (size_t)(2 * dp),
          wn <= 8 ? VSYM_FUSED_ONESHOT : (base ? VSYM_FUSED_BASELINE : two)},
-        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512 / (wn * dp)) + 1,
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max / (size_t)(2 * dp) + 1,
          base ? VSYM_FUSED_BASELINE : two},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(256u << 10) / (size_t)dp, /* 512 KiB */
          base ? VSYM_FUSED_BASELINE : two},
@@ -314,15 +318,20 @@ static void autotune(void)
     VSYM_CHECK_OK(vsym_settings_check());
     vsym_fused_t *f;
     VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), NULL, &f));
-    untuned_rule(f);
-    if (vsym_team_size(vsym_team_node(vsym_team_ctx(world))) % 2 == 0) {
-        /* A TP x DP split of the node (the derived topology has dp 1 inside a node). */
-        vsym_fused_topo_t given = {2, 0, 0, 0};
-        vsym_fused_t *h;
-        VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), &given, &h));
-        untuned_rule(h);
-        VSYM_CHECK_OK(vsym_fused_destroy(h));
+    /* The rule with a core per rank and with ranks sharing cores, whatever this machine has. */
+    for (int per_core = 0; per_core < 2; per_core++) {
+        vsym_util_core_per_rank_force(per_core);
+        untuned_rule(f);
+        if (vsym_team_size(vsym_team_node(vsym_team_ctx(world))) % 2 == 0) {
+            /* A TP x DP split of the node (the derived topology has dp 1 inside a node). */
+            vsym_fused_topo_t given = {2, 0, 0, 0};
+            vsym_fused_t *h;
+            VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), &given, &h));
+            untuned_rule(h);
+            VSYM_CHECK_OK(vsym_fused_destroy(h));
+        }
     }
+    vsym_util_core_per_rank_force(-1);
     VSYM_CHECK_OK(vsym_fused_autotune(f, VSYM_DTYPE_BF16, 6, 12, 1));
     VSYM_CHECK_OK(vsym_team_barrier(world, 0)); /* rank 0 has written the file */
     VSYM_CHECK(access(path, R_OK) == 0, "autotune saved %s", path);

@@ -658,16 +658,21 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      *  - across nodes: the baseline's collectives (hierarchical, each with its own size rules)
      *    wait on the network fewest times (Soft-RoCE VM, 2 nodes x 2 ranks: 4.8-23 ms against
      *    6.0-35 ms for one-shot and 9.7-34 ms for two-shot at 1 KiB and 64 KiB);
-     *  - all-reduce + all-gather: one exchange up to 2 KiB of input where at most 8 ranks read
-     *    each other (1.1-1.5x the baseline; at 16 ranks the baseline's two small exchanges are
-     *    faster), then the two-shot modes, whose bytes per rank shrink with the TP size (1.1-2.4x
-     *    from 4 KiB at 4-16 ranks);
-     *  - reduce-scatter + all-reduce: one exchange while W x input <= 1 KiB at up to 8 ranks (each
-     *    rank reads one block of each peer: 1.3-1.5x the baseline at 64-256 B on 4 ranks, 64 B on
-     *    8, stop 18), then the baseline up to 512 KiB of input (it reads dp + tp blocks where the
-     *    fused modes read W: 0.6-1.0x for them on the 16-core host), then the two-shot modes
-     *    (1.1-1.5x at 1 MiB); with more than 8 ranks the baseline at every size (16 ranks,
-     *    16-core host, two launches: the two-shot mode 0.66-0.96x the baseline, once 1.06, at
+     *  - all-reduce + all-gather: one exchange where at most 8 ranks read each other, up to 256 B
+     *    of input with a core per rank and 16 KiB where ranks share cores (stop 38: 16-core Intel
+     *    guest, 4 and 8 ranks, 1.04-1.36x the baseline at 128-256 B, 0.80-1.01x at 512 B-2 KiB,
+     *    six rounds; 2-core AMD host, 4 ranks, 1.20-1.74x at 128 B-16 KiB, 1.04-1.23x at 32-128
+     *    KiB, 20-28 launches, paired; results/coll/device-16core-2026-11-27-stop38); else the
+     *    baseline up to 2 KiB (at 16 ranks its two small exchanges are faster), then the two-shot
+     *    modes, whose bytes per rank shrink with the TP size (1.1-2.4x from 4 KiB at 4-16 ranks);
+     *  - reduce-scatter + all-reduce: one exchange at up to 8 ranks, up to 256 B of input with a
+     *    core per rank and 16 KiB where ranks share cores (each rank reads one block of each peer;
+     *    stop 38: 1.13-1.44x the baseline at 128-256 B on 4 and 8 ranks of the Intel guest,
+     *    0.57-0.97x at 512 B-8 KiB; 1.20-1.53x at 128 B-16 KiB on 4 ranks of the AMD host,
+     *    0.76-0.98x from 32 KiB), then the baseline up to 512 KiB of input (it reads dp + tp
+     *    blocks where the fused modes read W: 0.6-1.0x for them on the 16-core host), then the
+     *    two-shot modes (1.1-1.5x at 1 MiB); with more than 8 ranks the baseline at every size (16
+     *    ranks, 16-core host, two launches: the two-shot mode 0.66-0.96x the baseline, once 1.06, at
      *    4 KiB-4 MiB for TP 2 and 4, 0.71-0.89x to 256 KiB for TP 8;
      *    results/coll/device-16core-2026-11-27-stop32). */
     int single =
@@ -689,12 +694,13 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
         op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
                                                                                            : 4096;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
-    if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= 2048) {
-        if (f->W <= 8 || !has_base) return VSYM_FUSED_ONESHOT;
-        return VSYM_FUSED_BASELINE;
-    }
-    if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W <= 8 && (size_t)f->W * bytes <= 1024)
+    /* One exchange: where ranks share cores every wait may cost a switch, so it pays longer. */
+    const size_t one_max = vsym_util_core_per_rank() ? 256 : 16384;
+    if (f->W <= 8 && bytes <= one_max &&
+        (op == VSYM_FUSED_ALLREDUCE_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE))
         return VSYM_FUSED_ONESHOT;
+    if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= 2048)
+        return has_base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
     if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && (bytes <= (512u << 10) || f->W > 8) && has_base)
         return VSYM_FUSED_BASELINE;
     if (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES)) return VSYM_FUSED_FEWEST_BYTES;

@@ -54,8 +54,17 @@ uint64_t vsym_util_timeout_ns(double timeout_s)
     return (uint64_t)(timeout_s * 1e9);
 }
 
+static int core_per_rank_forced = -1; /* vsym_util_core_per_rank_force */
+
+void vsym_util_core_per_rank_force(int yes)
+{
+    __atomic_store_n(&core_per_rank_forced, yes < 0 ? -1 : !!yes, __ATOMIC_RELAXED);
+}
+
 int vsym_util_core_per_rank(void)
 {
+    int forced = __atomic_load_n(&core_per_rank_forced, __ATOMIC_RELAXED);
+    if (forced >= 0) return forced;
     /* sysconf(_SC_NPROCESSORS_ONLN) reads sysfs (about 5 us): once per process, not per wait. */
     static long cores_cached;
     long cores = __atomic_load_n(&cores_cached, __ATOMIC_RELAXED);

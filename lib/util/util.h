@@ -151,6 +151,8 @@ int vsym_util_emulated_cpu(void);
 void vsym_util_wait_policy_init(int ranks);
 /* 1 when this machine has a core for every rank on it (then the rank waited for is running). */
 int vsym_util_core_per_rank(void);
+/* Tests: -1 (the default) counts the cores; 0 or 1 makes vsym_util_core_per_rank() say so. */
+void vsym_util_core_per_rank_force(int yes);
 
 /* One poll of a spin loop: x86's pause (it spares the pipeline's memory-order flush when the
  * word changes, and a sibling hardware thread's share of the core), except where
