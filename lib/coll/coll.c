@@ -477,15 +477,15 @@ void vsym_coll_bar_next(vsym_coll_t *c)
  * number with acquire order and finds seq may read its data (a data store never follows its
  * number: a rank writes a region again only after every reader has finished with it). Before
  * stop 38 every 8 data bytes went with the number in one 16-byte AVX store: 256 B crossed as 8
- * lines instead of 5, and 2 ranks on the 2-core host took 0.5-0.6 us at 256 B where the cores
- * were far apart, Open MPI 0.4-0.5 (results/coll/dev-2core-zen4-2026-11-27-stop37). Not under
- * emulation: qemu's TCG ran the 16-byte units with stale data (issue 5), and these lines are
- * kept off there as well until a run shows them sound. */
+ * lines instead of 5 (2 ranks on the 2-core host, 256 B: 0.59 us where the cores were far apart,
+ * 0.44 in lines; results/coll/dev-2core-zen4-2026-11-27-stop38). Not under emulation: qemu's TCG
+ * ran the 16-byte units with stale data (issue 5), and these lines are kept off there as well
+ * until a run shows them sound; x86-64 only (no other CPU has run them). */
 #define LL_LINE_DATA 56
 
 static int ll_supported(void)
 {
-#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__)
     static int cached = -1;
     if (cached < 0) cached = !vsym_util_emulated_cpu();
     return cached;
@@ -517,7 +517,7 @@ static void ll_store(char *dst, const char *src, size_t len, uint64_t seq)
         char *line = dst + 64 * i;
         if (i < full)
             memcpy(line, src + i * LL_LINE_DATA, LL_LINE_DATA); /* a fixed size: inlined */
-        else
+        else if (len > i * LL_LINE_DATA)
             memcpy(line, src + i * LL_LINE_DATA, len - i * LL_LINE_DATA);
         __atomic_store_n((uint64_t *)(void *)(line + LL_LINE_DATA), seq, __ATOMIC_RELEASE);
     }

@@ -3,22 +3,15 @@
 (both in the same launch, so a machine's state moves both), medians over launches, per ranks,
 op, TP x DP, buffers and input size, for AUTO and the one-shot mode. Usage: fused_paired.py DIR
 (the records of run_s38_fused.sh, run_s38_rule.sh or the 2-core host's fused launches)."""
-import glob, json, statistics, sys
+import os, statistics, sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fused_rule_table import launches  # noqa: E402
+
 ratios = defaultdict(list)
-wrong = 0
-for f in glob.glob(sys.argv[1] + "/fused_*.jsonl"):
-    recs = {}
-    for line in open(f):
-        r = json.loads(line)
-        wrong += max(r.get("wrong") or 0, 0)
-        if r["op"] not in ("allreduce_allgather", "reducescatter_allreduce"):
-            continue
-        tp = r["topology"]["local_tp"] * r["topology"]["inter_tp"]
-        dp = r["topology"]["local_dp"] * r["topology"]["inter_dp"]
-        recs[(r["config"]["ranks"], r["op"], f"{tp}x{dp}", r["buffers"], r["size"], r["mode"])] = (
-            r["time_us"])
+runs, wrong = launches(sys.argv[1])
+for recs in runs:
     for k, t in recs.items():
         if k[5] in ("auto", "oneshot") and k[:5] + ("baseline",) in recs:
             ratios[k].append(recs[k[:5] + ("baseline",)] / t)
