@@ -142,8 +142,7 @@ static void measure(const peer_opts_t *o, double clock_ns, mrun_t *r, size_t byt
     struct {
         double v;
         int rank;
-    } in = {st->lat_avg, 0}, out;
-    MPI_Comm_rank(MPI_COMM_WORLD, &in.rank);
+    } in = {st->lat_avg, me}, out;
     MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
     MPI_Bcast(st, (int)sizeof(*st), MPI_BYTE, out.rank, MPI_COMM_WORLD);
     if (me == 0) st->core_rtt_ns = rtt;
