@@ -391,8 +391,27 @@ static void autotune(void)
     VSYM_CHECK(vsym_fused_select_mode(g, (vsym_fused_op_t)(VSYM_FUSED_OP_COUNT - 1), 1 << 20,
                                       VSYM_DTYPE_BF16) == VSYM_FUSED_ONESHOT,
                "VSYM_FUSED_MODE forces oneshot");
+    /* AUTO calls read it anew after each reload of the settings: a name that is no mode fails
+     * them, naming it, and they run again once it is gone. */
+    vsym_fused_op_t any = VSYM_FUSED_OP_COUNT;
+    for (int op = 0; op < VSYM_FUSED_OP_COUNT; op++)
+        if (vsym_fused_valid_ops(g) & (1u << op)) any = (vsym_fused_op_t)op;
+    setenv("VSYM_FUSED_MODE", "fastest", 1);
+    VSYM_CHECK_OK(vsym_settings_check());
+    run_case(g, any, VSYM_FUSED_BASELINE, 64, VSYM_DTYPE_BF16, 3, "baseline beside a bad setting");
+    {
+        size_t nin, nout;
+        vsym_fused_shapes(g, any, 64, &nin, &nout);
+        uint16_t *in = calloc(nin, 2), *out = calloc(nout, 2);
+        VSYM_CHECK(in && out, "memory");
+        VSYM_CHECK_STATUS(vsym_fused_run(g, any, VSYM_FUSED_AUTO, in, out, 64, VSYM_DTYPE_BF16),
+                          VSYM_ERR_BAD_MODE, "fastest");
+        free(in);
+        free(out);
+    }
     unsetenv("VSYM_FUSED_MODE");
     VSYM_CHECK_OK(vsym_settings_check());
+    run_case(g, any, VSYM_FUSED_AUTO, 64, VSYM_DTYPE_BF16, 4, "auto once the setting is gone");
     VSYM_CHECK_OK(vsym_fused_destroy(g));
     VSYM_CHECK_OK(vsym_fused_destroy(f));
     VSYM_CHECK_OK(vsym_team_barrier(world, 0));

@@ -211,6 +211,18 @@ static void test_tune_pick(void)
     }
     VSYM_CHECK(vsym_coll_tune_pick(rt, (1u << O) | (1u << T), &t) == O && t == 7.0,
                "no baseline: the fastest median");
+    /* The second look: kept while the mode's median ratio in the new rounds is below 1. */
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++) {
+        rt[B][q] = b2[q];
+        rt[T][q] = b2[q] * (q < 2 ? 0.7 : 0.98); /* median 0.98: faster, if barely */
+    }
+    VSYM_CHECK(vsym_coll_tune_confirm(rt, T) == 1, "0.98 of the baseline in the second look: kept");
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
+        rt[T][q] = b2[q] * (q < 2 ? 0.7 : 1.05); /* two fast rounds, three slow: median 1.05 */
+    VSYM_CHECK(vsym_coll_tune_confirm(rt, T) == 0, "1.05 in three rounds of five: dropped");
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
+        rt[T][q] = b2[q];
+    VSYM_CHECK(vsym_coll_tune_confirm(rt, T) == 0, "as fast as the baseline: dropped");
     printf("tune pick: checked\n");
 }
 
@@ -227,6 +239,22 @@ static void test_tune_table(void)
     t.mode[VSYM_FUSED_ALLREDUCE_ALLGATHER][20] = VSYM_FUSED_TWOSHOT;
     t.time_us[VSYM_FUSED_ALLREDUCE_ALLGATHER][20] = 123.5f;
     VSYM_CHECK(vsym_coll_tune_bucket(1000) == 10 && vsym_coll_tune_bucket(1500) == 11, "bucket");
+    /* The bucket is round(log2(bytes)): against libm's at every size up to 1 MiB, and at and
+     * around the rounding points 2^k x sqrt(2) and the powers of two beyond. */
+    for (size_t x = 2; x <= ((size_t)1 << 20); x++) {
+        int want = (int)lround(log2((double)x));
+        if (want > VSYM_TUNE_MAX_LOG2) want = VSYM_TUNE_MAX_LOG2;
+        if (vsym_coll_tune_bucket(x) != want)
+            VSYM_CHECK(0, "bucket of %zu: %d, round(log2) %d", x, vsym_coll_tune_bucket(x), want);
+    }
+    for (int k = 20; k < 40; k++) {
+        size_t mid = (size_t)ceil(ldexp(sqrt(2.0), k)), pow2 = (size_t)1 << k;
+        int cap = VSYM_TUNE_MAX_LOG2;
+        VSYM_CHECK(vsym_coll_tune_bucket(mid - 1) == (k < cap ? k : cap) &&
+                       vsym_coll_tune_bucket(mid) == (k + 1 < cap ? k + 1 : cap) &&
+                       vsym_coll_tune_bucket(pow2) == (k < cap ? k : cap),
+                   "bucket around 2^%d x sqrt(2)", k);
+    }
     VSYM_CHECK(vsym_coll_tune_lookup(&t, VSYM_FUSED_ALLREDUCE_ALLGATHER, 8) == VSYM_FUSED_ONESHOT,
                "below the table: its first entry");
     VSYM_CHECK(vsym_coll_tune_lookup(&t, VSYM_FUSED_ALLREDUCE_ALLGATHER, 1 << 19) ==

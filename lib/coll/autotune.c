@@ -6,7 +6,6 @@
  *     end
  * A file may hold several tables; a load takes the one whose key matches. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,14 @@ void vsym_coll_tune_init(vsym_tune_table_t *t, const char *key)
 int vsym_coll_tune_bucket(size_t bytes)
 {
     if (bytes <= 1) return 0;
-    int b = (int)lround(log2((double)bytes));
+    /* round(log2(bytes)) in integers, as AUTO asks it on every call: k = floor(log2(bytes)),
+     * one more where bytes >= 2^k x sqrt(2), i.e. bytes^2 >= 2^(2k + 1). With libm's
+     * lround(log2()) AUTO running the baseline took 33-37 ns per call more than the baseline
+     * itself on the 16-core Intel guest (4-16 ranks, 2-4% below 4 KiB), 13-14 ns on one rank of
+     * the 2-core AMD host (5-7 ns now; results/coll/device-16core-2026-11-27-stop39). */
+    int k = 63 - __builtin_clzll((unsigned long long)bytes);
+    unsigned __int128 sq = (unsigned __int128)bytes * bytes;
+    int b = k + (sq >= ((unsigned __int128)1 << (2 * k + 1)));
     return b > VSYM_TUNE_MAX_LOG2 ? VSYM_TUNE_MAX_LOG2 : b;
 }
 
@@ -70,6 +76,14 @@ int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, dou
     }
     *time_p = best_t;
     return best;
+}
+
+int vsym_coll_tune_confirm(double rt[][VSYM_TUNE_ROUNDS], int mode)
+{
+    double ratio[VSYM_TUNE_ROUNDS];
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
+        ratio[q] = rt[mode][q] / rt[VSYM_FUSED_BASELINE][q];
+    return vsym_util_median(ratio, VSYM_TUNE_ROUNDS) < VSYM_TUNE_CONFIRM;
 }
 
 /* The file's tables with other keys, as text (NULL when none or no file). */

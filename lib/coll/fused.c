@@ -31,6 +31,11 @@ struct vsym_fused {
      * "dtype=f16 buffers=symmetric"). */
     vsym_tune_table_t tune[2][VSYM_DTYPE_COUNT];
     int tuned[2][VSYM_DTYPE_COUNT];
+    /* VSYM_FUSED_MODE as of settings generation env_gen (0: not read yet): the mode AUTO runs,
+     * VSYM_FUSED_AUTO when unset or "auto", -1 when it names no mode (AUTO calls then fail
+     * naming it). Read once per generation, not per call (see env_mode()). */
+    int env_mode;
+    unsigned long env_gen;
 };
 
 VSYM_API const char *vsym_fused_op_name(vsym_fused_op_t op)
@@ -730,6 +735,24 @@ VSYM_API vsym_fused_mode_t vsym_fused_select_mode(const vsym_fused_t *f, vsym_fu
     return vsym_fused_select_mode_for(f, op, NULL, NULL, n, dtype);
 }
 
+/* VSYM_FUSED_MODE for AUTO calls (f->env_mode), parsed again only when the settings were
+ * reloaded: the string compares cost AUTO calls a few ns each, which small calls notice. */
+static int env_mode(vsym_fused_t *f)
+{
+    unsigned long gen = vsym_config_generation();
+    if (gen != f->env_gen) {
+        const char *env = vsym_config_str(VSYM_CFG_FUSED_MODE);
+        f->env_mode = VSYM_FUSED_AUTO;
+        if (env[0] != '\0' && strcmp(env, "auto") != 0) {
+            f->env_mode = -1;
+            for (int i = 1; i < VSYM_FUSED_MODE_COUNT; i++)
+                if (strcmp(env, mode_names[i]) == 0) f->env_mode = i;
+        }
+        f->env_gen = gen;
+    }
+    return f->env_mode;
+}
+
 VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode,
                                       const void *in, void *out, size_t n, vsym_dtype_t dtype)
 {
@@ -756,9 +779,11 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
     const vsym_coll_buf_t *ib = NULL, *ob = NULL;
     const int sym = in_place_buffers(f, op, in, out, n, es, &ib, &ob);
     if (mode == VSYM_FUSED_AUTO) {
-        const char *env = vsym_config_str(VSYM_CFG_FUSED_MODE);
-        if (env[0] != '\0' && strcmp(env, "auto") != 0)
-            VSYM_TRY(vsym_fused_mode_from_name(env, &mode));
+        int forced = env_mode(f);
+        if (forced < 0)
+            VSYM_TRY(vsym_fused_mode_from_name(vsym_config_str(VSYM_CFG_FUSED_MODE), &mode));
+        else
+            mode = (vsym_fused_mode_t)forced;
         if (mode == VSYM_FUSED_AUTO) mode = auto_mode(f, op, n * in_blocks(f, op) * es, dtype, sym);
     }
     if (!(f->valid_modes & (1u << mode)))
@@ -790,6 +815,40 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
 }
 
 /* ---- Autotune ----------------------------------------------------------------------------- */
+
+/* One timing of the autotune: runs calls of mode after one untimed call and a barrier; the slowest
+ * rank's time per call, the same on every rank. */
+static vsym_status_t tune_time(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode,
+                               const char *in, char *out, size_t n, vsym_dtype_t dtype, int runs,
+                               double *times, double *t_p)
+{
+    VSYM_TRY(vsym_fused_run(f, op, mode, in, out, n, dtype));
+    VSYM_TRY(vsym_coll_barrier(f->coll));
+    uint64_t t0 = vsym_util_time_ns();
+    for (int i = 0; i < runs; i++)
+        VSYM_TRY(vsym_fused_run(f, op, mode, in, out, n, dtype));
+    double t = (double)(vsym_util_time_ns() - t0) / 1e3 / runs;
+    VSYM_TRY(vsym_team_exchange(f->world, &t, sizeof(t), times));
+    for (int r = 0; r < f->W; r++)
+        if (times[r] > t) t = times[r];
+    *t_p = t;
+    return VSYM_OK;
+}
+
+/* Rounds of the valid modes of mask, in turns whose order rotates per round, into rt. */
+static vsym_status_t tune_rounds(vsym_fused_t *f, vsym_fused_op_t op, unsigned mask, const char *in,
+                                 char *out, size_t n, vsym_dtype_t dtype, int runs, double *times,
+                                 double rt[][VSYM_TUNE_ROUNDS])
+{
+    for (int round = 0; round < VSYM_TUNE_ROUNDS; round++)
+        for (int mi = 0; mi < VSYM_FUSED_MODE_COUNT - 1; mi++) {
+            int mode = 1 + (mi + round) % (VSYM_FUSED_MODE_COUNT - 1);
+            if (!(mask & (1u << mode))) continue;
+            VSYM_TRY(tune_time(f, op, (vsym_fused_mode_t)mode, in, out, n, dtype, runs, times,
+                               &rt[mode][round]));
+        }
+    return VSYM_OK;
+}
 
 VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, int min_log2,
                                            int max_log2, int iters)
@@ -837,29 +896,31 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
                  * then ran 0.84x the baseline in vsym-bench fused;
                  * results/coll/device-16core-2026-11-25-stop18.) */
                 int runs = iters * (1 + (int)(((size_t)1 << 16) / (((size_t)1 << b) + 4096)));
-                for (int round = 0; round < VSYM_TUNE_ROUNDS; round++) {
-                    for (int mi = 0; mi < VSYM_FUSED_MODE_COUNT - 1; mi++) {
-                        int mode = 1 + (mi + round) % (VSYM_FUSED_MODE_COUNT - 1);
-                        if (!(f->valid_modes & (1u << mode))) continue;
-                        st = vsym_fused_run(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, in,
-                                            out, n, dtype);
-                        if (st != VSYM_OK) goto out;
-                        if ((st = vsym_coll_barrier(f->coll)) != VSYM_OK) goto out;
-                        uint64_t t0 = vsym_util_time_ns();
-                        for (int i = 0; i < runs && st == VSYM_OK; i++)
-                            st = vsym_fused_run(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, in,
-                                                out, n, dtype);
-                        if (st != VSYM_OK) goto out;
-                        double t = (double)(vsym_util_time_ns() - t0) / 1e3 / runs;
-                        /* The slowest rank's time decides, and every rank sees the same numbers. */
-                        if ((st = vsym_team_exchange(f->world, &t, sizeof(t), times)) != VSYM_OK)
-                            goto out;
-                        for (int r = 0; r < f->W; r++)
-                            if (times[r] > t) t = times[r];
-                        rt[mode][round] = t;
+                st = tune_rounds(f, (vsym_fused_op_t)op, f->valid_modes, in, out, n, dtype, runs,
+                                 times, rt);
+                if (st != VSYM_OK) goto out;
+                best = vsym_coll_tune_pick(rt, f->valid_modes, &best_t);
+                /* A fused mode that won is timed against the baseline once more, in rounds of
+                 * their own, and dropped if it is not faster there: one set of rounds on a
+                 * machine whose ranks share cores let through modes that then ran slower than
+                 * the baseline (2-core host, 4 ranks, a fresh table in each launch of
+                 * vsym-bench fused: 9 of 145 rows where AUTO ran a fused mode came out under
+                 * 0.90 of the baseline's speed, 6 of 144 with this second look, and 6 of 216
+                 * where AUTO ran the baseline itself: the timing's own noise;
+                 * results/coll/dev-2core-zen4-2026-11-27-stop39). */
+                if (best != VSYM_FUSED_BASELINE && (f->valid_modes & (1u << VSYM_FUSED_BASELINE))) {
+                    double rt2[VSYM_FUSED_MODE_COUNT][VSYM_TUNE_ROUNDS];
+                    st = tune_rounds(f, (vsym_fused_op_t)op,
+                                     (1u << VSYM_FUSED_BASELINE) | (1u << best), in, out, n, dtype,
+                                     runs, times, rt2);
+                    if (st != VSYM_OK) goto out;
+                    if (!vsym_coll_tune_confirm(rt2, best)) {
+                        double v[VSYM_TUNE_ROUNDS];
+                        memcpy(v, rt2[VSYM_FUSED_BASELINE], sizeof(v));
+                        best = VSYM_FUSED_BASELINE;
+                        best_t = vsym_util_median(v, VSYM_TUNE_ROUNDS);
                     }
                 }
-                best = vsym_coll_tune_pick(rt, f->valid_modes, &best_t);
                 f->tune[k][dtype].mode[op][b] = (signed char)best;
                 f->tune[k][dtype].time_us[op][b] = (float)best_t;
             }

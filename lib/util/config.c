@@ -97,6 +97,7 @@ static const char *value_text(vsym_config_id_t id, int *from_env)
  * them, so a program may change its environment before initialising. */
 static struct {
     int valid;
+    unsigned long generation;
     long ival[VSYM_CFG_COUNT];
     size_t sval[VSYM_CFG_COUNT];
     double dval[VSYM_CFG_COUNT];
@@ -117,6 +118,7 @@ static void cache_load(void)
             parse_value(&table[k], t, &iv, &cache.sval[k], &dv);
         }
     }
+    cache.generation++;
     __atomic_store_n(&cache.valid, 1, __ATOMIC_RELEASE);
 }
 
@@ -148,6 +150,12 @@ const char *vsym_config_str(vsym_config_id_t id)
 {
     cache_ensure();
     return cache.text[id];
+}
+
+unsigned long vsym_config_generation(void)
+{
+    cache_ensure();
+    return cache.generation;
 }
 
 const char *vsym_config_name(vsym_config_id_t id)

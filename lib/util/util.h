@@ -68,6 +68,10 @@ size_t vsym_config_size(vsym_config_id_t id);
 double vsym_config_double(vsym_config_id_t id);
 const char *vsym_config_str(vsym_config_id_t id); /* never NULL */
 const char *vsym_config_name(vsym_config_id_t id);
+/* How many times the values in force were loaded (vsym_settings_check reloads them): a caller
+ * that keeps something derived from a setting keeps this with it, and derives it anew when it
+ * changes. */
+unsigned long vsym_config_generation(void);
 
 /* ---- Sizes -------------------------------------------------------------------------------- */
 
