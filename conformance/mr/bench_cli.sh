@@ -312,9 +312,23 @@ want = {"put", "get", "atomic", "signal", "put-signal", "barrier", "copy", "fuse
 if not want <= suites:
     sys.exit(f"FAIL: suites {sorted(suites)}, missing {sorted(want - suites)}")
 table = open(os.path.join(d, "table.txt")).read()
-for t in ("copy --pattern alltoall", "copy --pattern ring", "# fused"):
+for t in ("copy --pattern alltoall", "copy --pattern ring", "# fused",
+          "# fused allreduce_allgather  local_tp 2 local_dp 2",
+          "# fused reducescatter_allreduce  local_tp 2 local_dp 2"):
     if t not in table:
         sys.exit(f"FAIL: no '{t}' table in table.txt")
+# The fused steps tuned first: the run's autotune tables, 2 and 4 ranks, and AUTO's rows name
+# the mode the table gave them.
+tune = open(os.path.join(d, "autotune.txt")).read().splitlines()
+keys = [l for l in tune if l.startswith("key ")]
+for w in ("world=2 ", "world=4 "):
+    if not any(w in k for k in keys):
+        sys.exit(f"FAIL: autotune.txt has no table for {w.strip()}: {keys}")
+auto = [json.loads(l) for l in open(os.path.join(d, "vsym.jsonl"))]
+auto = [r for r in auto if r["suite"] == "fused" and r["mode"] == "auto"]
+if not auto or any(r.get("selected") in (None, "auto") or r["config"]["settings"]
+                   ["VSYM_AUTOTUNE_FILE"] != os.path.join(d, "autotune.txt") for r in auto):
+    sys.exit("FAIL: fused AUTO records without the autotune file or the selected mode")
 cmp = open(os.path.join(d, "compare", "compare.txt")).read()
 for t in ("vsym/OSHMEM", "## allreduce out-of-place, 2 ranks", "## alltoall out-of-place, 2 ranks"):
     if t not in cmp:
