@@ -9,15 +9,6 @@
 NAME=${NAME:-s39tune}
 . "$(dirname "$0")/../device_step.sh"
 device_setup $(pwd)/build-dev/vsym-bench-s39
-for round in ${ROUNDS:-$(seq 1 3)}; do
-  for np in ${NPS:-4 8 16}; do
-    if [ $((round % 2)) = 1 ]; then order="s39 s39old"; else order="s39old s39"; fi
-    for v in $order; do
-      export VSYM_AUTOTUNE_FILE=$R/at_${v}_np${np}_r$round.txt
-      step fused_np${np}_${v}_r$round 120 mpirun --allow-run-as-root --bind-to core \
-        -x LD_LIBRARY_PATH -x VSYM_AUTOTUNE_FILE -np $np $D/vsym-bench-$v fused -b 64 -e 64K \
-        -f 4 --json $R/fused_np${np}_${v}_r$round.jsonl
-    done
-  done
-done
+. "$(dirname "$0")/fused_tuned.sh"
+fused_tuned_rounds s39 s39old
 (cd $OUT && tar czf $NAME.tgz $NAME && rm -rf $NAME)
