@@ -351,8 +351,9 @@ VSYM_API vsym_fused_mode_t vsym_fused_select_mode_for(const vsym_fused_t *fused,
  * of dtype input per rank (iters timed runs each after a warm-up, more for small sizes, in five
  * rounds in which the modes take turns; each round's time is the slowest rank's, so every rank
  * keeps the same choice), and keep per size the fused mode whose time over the baseline's, round
- * by round, has the smallest median, when that median is at most 0.90; else the baseline (where
- * it is not valid, the mode of the smallest median time).
+ * by round, has the smallest median, when that median is at most 0.90 and stays below 1 in five
+ * more rounds of that mode and the baseline alone; else the baseline (where it is not valid, the
+ * mode of the smallest median time).
  * On one node it tunes twice: on ordinary buffers and on symmetric ones (vsym_fused_buffer_alloc,
  * where the two-shot modes run in place), one table each. Collective over the world. Then
  * vsym_fused_run(AUTO) picks by size from the table of its buffers' kind.
