@@ -211,18 +211,26 @@ static void test_tune_pick(void)
     }
     VSYM_CHECK(vsym_coll_tune_pick(rt, (1u << O) | (1u << T), &t) == O && t == 7.0,
                "no baseline: the fastest median");
-    /* The second look: kept while the mode's median ratio in the new rounds is below 1. */
+    /* The second look: kept while the mode's median ratio to the rule's mode (here the baseline,
+     * then the one-shot) in the new rounds is below 1. */
     for (int q = 0; q < VSYM_TUNE_ROUNDS; q++) {
         rt[B][q] = b2[q];
         rt[T][q] = b2[q] * (q < 2 ? 0.7 : 0.98); /* median 0.98: faster, if barely */
     }
-    VSYM_CHECK(vsym_coll_tune_confirm(rt, T) == 1, "0.98 of the baseline in the second look: kept");
+    VSYM_CHECK(vsym_coll_tune_confirm(rt, T, B) == 1,
+               "0.98 of the baseline in the second look: kept");
     for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
         rt[T][q] = b2[q] * (q < 2 ? 0.7 : 1.05); /* two fast rounds, three slow: median 1.05 */
-    VSYM_CHECK(vsym_coll_tune_confirm(rt, T) == 0, "1.05 in three rounds of five: dropped");
+    VSYM_CHECK(vsym_coll_tune_confirm(rt, T, B) == 0, "1.05 in three rounds of five: dropped");
     for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
         rt[T][q] = b2[q];
-    VSYM_CHECK(vsym_coll_tune_confirm(rt, T) == 0, "as fast as the baseline: dropped");
+    VSYM_CHECK(vsym_coll_tune_confirm(rt, T, B) == 0, "as fast as the baseline: dropped");
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++) {
+        rt[O][q] = b2[q] * 0.8;
+        rt[B][q] = b2[q] * (q == 4 ? 0.5 : 0.9); /* the baseline against the one-shot */
+    }
+    VSYM_CHECK(vsym_coll_tune_confirm(rt, B, O) == 0 && vsym_coll_tune_confirm(rt, O, B) == 1,
+               "the baseline 1.125x the one-shot's time in four rounds of five: the one-shot");
     printf("tune pick: checked\n");
 }
 

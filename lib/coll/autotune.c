@@ -78,11 +78,11 @@ int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, dou
     return best;
 }
 
-int vsym_coll_tune_confirm(double rt[][VSYM_TUNE_ROUNDS], int mode)
+int vsym_coll_tune_confirm(double rt[][VSYM_TUNE_ROUNDS], int mode, int ref)
 {
     double ratio[VSYM_TUNE_ROUNDS];
     for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
-        ratio[q] = rt[mode][q] / rt[VSYM_FUSED_BASELINE][q];
+        ratio[q] = rt[mode][q] / rt[ref][q];
     return vsym_util_median(ratio, VSYM_TUNE_ROUNDS) < VSYM_TUNE_CONFIRM;
 }
 

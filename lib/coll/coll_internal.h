@@ -249,11 +249,11 @@ vsym_status_t vsym_coll_tune_save(const vsym_tune_table_t *t, const char *path);
  * the baseline; without a valid baseline, the mode of the smallest median time. *time_p: the
  * chosen mode's median time. */
 int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, double *time_p);
-/* The autotune's second look at a fused mode that vsym_coll_tune_pick took: from new rounds of
- * that mode and the baseline alone, 1 (keep it) when its time over the baseline's, round by
- * round, has a median below VSYM_TUNE_CONFIRM, else 0 (take the baseline). */
+/* The autotune's second look where vsym_coll_tune_pick took a mode other than ref (the one AUTO's
+ * rule takes without a table): from new rounds of those two alone, 1 (keep mode) when its time
+ * over ref's, round by round, has a median below VSYM_TUNE_CONFIRM, else 0 (take ref). */
 #define VSYM_TUNE_CONFIRM 1.0
-int vsym_coll_tune_confirm(double rt[][VSYM_TUNE_ROUNDS], int mode);
+int vsym_coll_tune_confirm(double rt[][VSYM_TUNE_ROUNDS], int mode, int ref);
 /* Fill t from the table of path whose key equals t->key. */
 vsym_status_t vsym_coll_tune_load(vsym_tune_table_t *t, const char *path);
 

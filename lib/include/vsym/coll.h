@@ -350,10 +350,11 @@ VSYM_API vsym_fused_mode_t vsym_fused_select_mode_for(const vsym_fused_t *fused,
 /* Autotune: time every valid (op, mode) at power-of-two byte sizes 2^min_log2 .. 2^max_log2
  * of dtype input per rank (iters timed runs each after a warm-up, more for small sizes, in five
  * rounds in which the modes take turns; each round's time is the slowest rank's, so every rank
- * keeps the same choice), and keep per size the fused mode whose time over the baseline's, round
- * by round, has the smallest median, when that median is at most 0.90 and stays below 1 in five
- * more rounds of that mode and the baseline alone; else the baseline (where it is not valid, the
- * mode of the smallest median time).
+ * keeps the same choice). The winner per size: the fused mode whose time over the baseline's,
+ * round by round, has the smallest median, when that median is at most 0.90; else the baseline
+ * (where it is not valid, the mode of the smallest median time). Where the winner is not the mode
+ * AUTO's rule takes without a table, five more rounds of the two alone decide: the table keeps the
+ * winner only if its median ratio to the rule's mode there is below 1.
  * On one node it tunes twice: on ordinary buffers and on symmetric ones (vsym_fused_buffer_alloc,
  * where the two-shot modes run in place), one table each. Collective over the world. Then
  * vsym_fused_run(AUTO) picks by size from the table of its buffers' kind.
