@@ -231,6 +231,11 @@ static void test_tune_pick(void)
     }
     VSYM_CHECK(vsym_coll_tune_confirm(rt, B, O) == 0 && vsym_coll_tune_confirm(rt, O, B) == 1,
                "the baseline 1.125x the one-shot's time in four rounds of five: the one-shot");
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
+        rt[T][q] = b2[q] * 0.85; /* faster than the baseline, slower than the one-shot */
+    VSYM_CHECK(
+        vsym_coll_tune_confirm(rt, T, O) == 0,
+        "two-shot against the one-shot (the rule's mode), not against the baseline: dropped");
     printf("tune pick: checked\n");
 }
 
