@@ -6,9 +6,4 @@
 # cores, 64 B-64 KiB by 4 (fused_tuned.sh). OUT/$NAME.tgz; tables:
 # ../dev-2core-zen4-2026-11-27-stop39/ab_tune_table.py DIR and auto_cost.py DIR.
 #   bash results/coll/device-16core-2026-11-27-stop39/run_s39d.sh  (carry build-dev)
-NAME=${NAME:-s39d}
-. "$(dirname "$0")/../device_step.sh"
-device_setup $(pwd)/build-dev/vsym-bench-s39d
-. "$(dirname "$0")/fused_tuned.sh"
-fused_tuned_rounds s39c s39d
-(cd $OUT && tar czf $NAME.tgz $NAME && rm -rf $NAME)
+NAME=${NAME:-s39d} A=s39c B=s39d exec bash "$(dirname "$0")/run_s39_tune.sh"
