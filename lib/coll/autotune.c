@@ -44,19 +44,31 @@ int vsym_coll_tune_lookup(const vsym_tune_table_t *t, vsym_fused_op_t op, size_t
     return -1;
 }
 
+double vsym_coll_tune_median(double rt[][VSYM_TUNE_ROUNDS], int mode)
+{
+    double v[VSYM_TUNE_ROUNDS];
+    memcpy(v, rt[mode], sizeof(v));
+    return vsym_util_median(v, VSYM_TUNE_ROUNDS);
+}
+
+/* The median over the rounds of mode's time over ref's in the same round. */
+static double median_ratio(double rt[][VSYM_TUNE_ROUNDS], int mode, int ref)
+{
+    double ratio[VSYM_TUNE_ROUNDS];
+    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
+        ratio[q] = rt[mode][q] / rt[ref][q];
+    return vsym_util_median(ratio, VSYM_TUNE_ROUNDS);
+}
+
 int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, double *time_p)
 {
     const int base = VSYM_FUSED_BASELINE, has_base = (valid_modes >> base) & 1;
     int best = -1;
-    double best_t = 0, best_r = 0, v[VSYM_TUNE_ROUNDS], ratio[VSYM_TUNE_ROUNDS];
+    double best_t = 0, best_r = 0;
     for (int mode = 1; mode < VSYM_FUSED_MODE_COUNT; mode++) {
         if (!(valid_modes & (1u << mode)) || mode == base) continue;
-        for (int q = 0; q < VSYM_TUNE_ROUNDS; q++) {
-            v[q] = rt[mode][q];
-            ratio[q] = has_base ? rt[mode][q] / rt[base][q] : 0;
-        }
-        double t = vsym_util_median(v, VSYM_TUNE_ROUNDS);
-        double r = vsym_util_median(ratio, VSYM_TUNE_ROUNDS);
+        double t = vsym_coll_tune_median(rt, mode);
+        double r = has_base ? median_ratio(rt, mode, base) : 0;
         if (best < 0 || (has_base ? r < best_r : t < best_t)) {
             best = mode;
             best_t = t;
@@ -69,10 +81,8 @@ int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, dou
      * 16-rank launches held fused modes at 64 B-1 KiB that ran 0.6-0.8x the baseline in the
      * next launch; results/coll/device-16core-2026-11-26-stop22.) */
     if (has_base && (best < 0 || best_r > VSYM_TUNE_MARGIN)) {
-        for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
-            v[q] = rt[base][q];
         best = base;
-        best_t = vsym_util_median(v, VSYM_TUNE_ROUNDS);
+        best_t = vsym_coll_tune_median(rt, base);
     }
     *time_p = best_t;
     return best;
@@ -80,10 +90,7 @@ int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, dou
 
 int vsym_coll_tune_confirm(double rt[][VSYM_TUNE_ROUNDS], int mode, int ref)
 {
-    double ratio[VSYM_TUNE_ROUNDS];
-    for (int q = 0; q < VSYM_TUNE_ROUNDS; q++)
-        ratio[q] = rt[mode][q] / rt[ref][q];
-    return vsym_util_median(ratio, VSYM_TUNE_ROUNDS) < VSYM_TUNE_CONFIRM;
+    return median_ratio(rt, mode, ref) < VSYM_TUNE_CONFIRM;
 }
 
 /* The file's tables with other keys, as text (NULL when none or no file). */

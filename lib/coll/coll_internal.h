@@ -249,6 +249,8 @@ vsym_status_t vsym_coll_tune_save(const vsym_tune_table_t *t, const char *path);
  * the baseline; without a valid baseline, the mode of the smallest median time. *time_p: the
  * chosen mode's median time. */
 int vsym_coll_tune_pick(double rt[][VSYM_TUNE_ROUNDS], unsigned valid_modes, double *time_p);
+/* The median of mode's times over the rounds. */
+double vsym_coll_tune_median(double rt[][VSYM_TUNE_ROUNDS], int mode);
 /* The autotune's second look where vsym_coll_tune_pick took a mode other than ref (the one AUTO's
  * rule takes without a table): from new rounds of those two alone, 1 (keep mode) when its time
  * over ref's, round by round, has a median below VSYM_TUNE_CONFIRM, else 0 (take ref). */

@@ -720,15 +720,23 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
     return rule_mode(f, op, bytes, sym);
 }
 
+/* VSYM_FUSED_MODE now: VSYM_FUSED_AUTO when unset or "auto", the mode it names, -1 when it names
+ * none. */
+static int mode_setting(void)
+{
+    const char *env = vsym_config_str(VSYM_CFG_FUSED_MODE);
+    if (env[0] == '\0' || strcmp(env, "auto") == 0) return VSYM_FUSED_AUTO;
+    for (int i = 1; i < VSYM_FUSED_MODE_COUNT; i++)
+        if (strcmp(env, mode_names[i]) == 0) return i;
+    return -1;
+}
+
 VSYM_API vsym_fused_mode_t vsym_fused_select_mode_for(const vsym_fused_t *f, vsym_fused_op_t op,
                                                       const void *in, const void *out, size_t n,
                                                       vsym_dtype_t dtype)
 {
-    const char *env = vsym_config_str(VSYM_CFG_FUSED_MODE);
-    if (env[0] != '\0' && strcmp(env, "auto") != 0) {
-        for (int i = 1; i < VSYM_FUSED_MODE_COUNT; i++)
-            if (strcmp(env, mode_names[i]) == 0) return (vsym_fused_mode_t)i;
-    }
+    int forced = mode_setting();
+    if (forced > 0) return (vsym_fused_mode_t)forced;
     if ((unsigned)dtype >= VSYM_DTYPE_COUNT || (unsigned)op >= VSYM_FUSED_OP_COUNT)
         return VSYM_FUSED_ONESHOT;
     size_t es = vsym_dtype_size(dtype);
@@ -748,13 +756,7 @@ static int env_mode(vsym_fused_t *f)
 {
     unsigned long gen = vsym_config_generation();
     if (gen != f->env_gen) {
-        const char *env = vsym_config_str(VSYM_CFG_FUSED_MODE);
-        f->env_mode = VSYM_FUSED_AUTO;
-        if (env[0] != '\0' && strcmp(env, "auto") != 0) {
-            f->env_mode = -1;
-            for (int i = 1; i < VSYM_FUSED_MODE_COUNT; i++)
-                if (strcmp(env, mode_names[i]) == 0) f->env_mode = i;
-        }
+        f->env_mode = mode_setting();
         f->env_gen = gen;
     }
     return f->env_mode;
@@ -926,10 +928,8 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
                                      n, dtype, runs, times, rt2);
                     if (st != VSYM_OK) goto out;
                     if (!vsym_coll_tune_confirm(rt2, best, rule)) {
-                        double v[VSYM_TUNE_ROUNDS];
-                        memcpy(v, rt2[rule], sizeof(v));
                         best = rule;
-                        best_t = vsym_util_median(v, VSYM_TUNE_ROUNDS);
+                        best_t = vsym_coll_tune_median(rt2, rule);
                     }
                 }
                 f->tune[k][dtype].mode[op][b] = (signed char)best;
