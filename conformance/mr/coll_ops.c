@@ -669,6 +669,54 @@ static void t_fresh_handles(vsym_team_t *team)
                n, ll);
 }
 
+/* The line round trip that VSYM_PUBLISH_STREAM auto consults: where every rank has a core and
+ * auto decides (AMD CPUs), ranks 0 and 1 time it at the first collective that publishes 8 KiB or
+ * more through the scratch and after every 16 MiB of such calls, and every rank sees rank 0's
+ * record; elsewhere it stays 0. 1100 calls of 16 KiB (two probes), results checked on every
+ * call (a rank that probed when its partner did not would time out instead). */
+static void t_line_rtt(vsym_team_t *team)
+{
+    int me = vsym_team_rank(team), n = vsym_team_size(team);
+    const size_t count = 4096; /* 16 KiB of f32: the one-shot through the scratch */
+    float *v = malloc(count * sizeof(float)), *r = malloc(count * sizeof(float));
+    VSYM_CHECK(v != NULL && r != NULL, "no memory");
+    for (int stream = 0; stream < 2; stream++) {
+        if (stream) VSYM_CHECK(setenv("VSYM_PUBLISH_STREAM", "off", 1) == 0, "setenv");
+        VSYM_CHECK_OK(vsym_settings_check());
+        vsym_coll_t *c;
+        VSYM_CHECK_OK(vsym_coll_create(team, &c));
+        VSYM_CHECK(vsym_coll_line_rtt(c) == 0, "line round trip recorded before any call");
+        for (int call = 0; call < 1100; call++) {
+            for (size_t i = 0; i < count; i++)
+                v[i] = (float)(me + 1) * (float)(call % 64 + (int)(i % 7));
+            VSYM_CHECK_OK(vsym_coll_allreduce(c, v, r, count, VSYM_DTYPE_F32, VSYM_RED_SUM,
+                                              VSYM_COLL_ONESHOT));
+            for (size_t i = 0; i < count; i++) {
+                const float want = (float)(n * (n + 1) / 2) * (float)(call % 64 + (int)(i % 7));
+                if (r[i] != want) {
+                    VSYM_CHECK(0, "line round trip test, call %d: element %zu is %g, expected %g",
+                               call, i, (double)r[i], (double)want);
+                    break;
+                }
+            }
+        }
+        const int timed = n > 1 && !stream && vsym_util_core_per_rank() && vsym_util_publish_auto();
+        const uint64_t rtt = vsym_coll_line_rtt(c);
+        VSYM_CHECK(timed ? rtt > 0 && rtt < 1000000000 : rtt == 0,
+                   "VSYM_PUBLISH_STREAM %s, %d ranks%s: line round trip %llu ns, expected %s",
+                   stream ? "off" : "auto", n, vsym_util_core_per_rank() ? ", a core each" : "",
+                   (unsigned long long)rtt, timed ? "a time" : "none (0)");
+        if (me == 0)
+            printf("line round trip (%d ranks, VSYM_PUBLISH_STREAM %s): %llu ns\n", n,
+                   stream ? "off" : "auto", (unsigned long long)rtt);
+        VSYM_CHECK_OK(vsym_coll_destroy(c));
+    }
+    VSYM_CHECK(unsetenv("VSYM_PUBLISH_STREAM") == 0, "unsetenv");
+    VSYM_CHECK_OK(vsym_settings_check());
+    free(v);
+    free(r);
+}
+
 /* The low-latency protocol without barriers: 6000 calls back to back, broadcasts from one root
  * for a while (which may then run up to 7 calls ahead of its slowest reader), from rotating roots,
  * and all-reduces in between, sizes of 1 to 64 elements (every fifth broadcast 200 to 1099,
@@ -1167,6 +1215,7 @@ int main(int argc, char **argv)
     t_symmetric_gathers(world, 0);
     if (!transport_scope) t_symmetric_gathers(world, 1);
     t_fresh_handles(world);
+    if (!transport_scope) t_line_rtt(world);
     if (!transport_scope) t_ll_stress(world); /* the low-latency protocol is shared memory's */
     t_exchange_stress(world, 0);
     if (!transport_scope) t_exchange_stress(world, 1);

@@ -2,6 +2,7 @@
  * formulas and valid op / mode tables, the autotune table file, the all-reduce algorithm rule. */
 #include <math.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "harness.h"
 #include "coll/coll_internal.h"
@@ -882,11 +883,93 @@ static void test_publish(void)
         VSYM_CHECK(memcmp(dst + PAD, src, 12345) == 0, "publish auto, shared record: bytes");
         vsym_util_publish_share(NULL);
     }
+    /* The team's line round trip (word[1], timed by the collectives): over 250 ns a probe that
+     * finds the lines near streams all the same, at 250 ns or under it does not. */
+    {
+        uint64_t words[2] = {0, 0};
+        const uint64_t rtts[3] = {400, 250, 100};
+        vsym_util_publish_probe_force(0);
+        vsym_util_publish_share(words);
+        for (int k = 0; k < 3; k++) {
+            words[1] = rtts[k];
+            int streamed = 0;
+            for (int i = 0; i < 17; i++)
+                streamed = vsym_util_copy_publish(dst + PAD, src, 12345);
+            const int want = amd && rtts[k] > 250;
+            VSYM_CHECK(streamed == want && vsym_util_publish_streams(12345) == want,
+                       "publish auto, the team's line round trip %llu ns: 12345 bytes %s",
+                       (unsigned long long)rtts[k], streamed ? "streamed" : "not streamed");
+            VSYM_CHECK(memcmp(dst + PAD, src, 12345) == 0, "publish auto, round trip: bytes");
+        }
+        vsym_util_publish_share(NULL);
+        vsym_util_publish_probe_force(-1);
+    }
     vsym_util_wait_policy_init(1);
     VSYM_CHECK(unsetenv("VSYM_PUBLISH_STREAM") == 0, "unsetenv");
     VSYM_CHECK_OK(vsym_settings_check());
     free(src);
     free(dst);
+}
+
+/* VSYM_NT_THRESHOLD auto: half the last-level cache sysfs describes for the CPU (the highest
+ * level of those listed), 16 MiB where it describes none (a guest without cache folders); the
+ * setting wins over both. A fake tree of cpu0 and cpu1 in a temporary folder, removed after. */
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    VSYM_CHECK(f != NULL && fputs(text, f) >= 0 && fclose(f) == 0, "write %s", path);
+}
+
+static void test_nt_threshold(void)
+{
+    char root[] = "/tmp/vsym-sysfs-XXXXXX", path[256];
+    VSYM_CHECK(mkdtemp(root) != NULL, "mkdtemp");
+    VSYM_CHECK(unsetenv("VSYM_NT_THRESHOLD") == 0, "unsetenv");
+    VSYM_CHECK_OK(vsym_settings_check());
+    vsym_util_sysfs_cpu_force(root);
+    VSYM_CHECK(vsym_util_nt_threshold() == (size_t)16 << 20,
+               "no caches in sysfs: threshold %zu, expected 16 MiB", vsym_util_nt_threshold());
+    static const char *const levels[] = {"1\n", "2\n", "3\n"}, *const sizes[] = {"48K\n", "1024K\n",
+                                                                                 "98304K\n"};
+    for (int cpu = 0; cpu < 2; cpu++) {
+        snprintf(path, sizeof(path), "%s/cpu%d", root, cpu);
+        VSYM_CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+        snprintf(path, sizeof(path), "%s/cpu%d/cache", root, cpu);
+        VSYM_CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d", root, cpu, i);
+            VSYM_CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level", root, cpu, i);
+            write_file(path, levels[i]);
+            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/size", root, cpu, i);
+            write_file(path, sizes[i]);
+        }
+    }
+    vsym_util_sysfs_cpu_force(root);
+    VSYM_CHECK(vsym_util_nt_threshold() == (size_t)48 << 20,
+               "a 96 MiB L3 in sysfs: threshold %zu, expected 48 MiB", vsym_util_nt_threshold());
+    VSYM_CHECK(setenv("VSYM_NT_THRESHOLD", "4K", 1) == 0, "setenv");
+    VSYM_CHECK_OK(vsym_settings_check());
+    VSYM_CHECK(vsym_util_nt_threshold() == 4096, "VSYM_NT_THRESHOLD 4K: threshold %zu",
+               vsym_util_nt_threshold());
+    VSYM_CHECK(unsetenv("VSYM_NT_THRESHOLD") == 0, "unsetenv");
+    VSYM_CHECK_OK(vsym_settings_check());
+    for (int cpu = 0; cpu < 2; cpu++) {
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level", root, cpu, i);
+            VSYM_CHECK(unlink(path) == 0, "unlink %s", path);
+            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/size", root, cpu, i);
+            VSYM_CHECK(unlink(path) == 0, "unlink %s", path);
+            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d", root, cpu, i);
+            VSYM_CHECK(rmdir(path) == 0, "rmdir %s", path);
+        }
+        snprintf(path, sizeof(path), "%s/cpu%d/cache", root, cpu);
+        VSYM_CHECK(rmdir(path) == 0, "rmdir %s", path);
+        snprintf(path, sizeof(path), "%s/cpu%d", root, cpu);
+        VSYM_CHECK(rmdir(path) == 0, "rmdir %s", path);
+    }
+    VSYM_CHECK(rmdir(root) == 0, "rmdir %s", root);
+    vsym_util_sysfs_cpu_force(NULL);
 }
 
 int main(void)
@@ -898,6 +981,7 @@ int main(void)
     test_reduce_alias();
     test_push_stream();
     test_publish();
+    test_nt_threshold();
     test_half_reduce();
     if (vsym_coll_reduce_wide(-1)) {
         /* Again through the f16 and bf16 kernels without 512-bit vectors (CPUs without

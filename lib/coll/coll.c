@@ -65,10 +65,17 @@ static uint64_t *ll_done(const vsym_coll_t *c, char *base)
     return (uint64_t *)(ll_slots(c, base) + COLL_LL_BYTES);
 }
 
-/* The line after: in rank 0's scratch, the team's record of the last far publish probe. */
+/* The line after: in rank 0's scratch, the team's record of the last far publish probe and of
+ * the last line round trip between team ranks 0 and 1 (vsym_util_publish_share). */
 static uint64_t *far_word(const vsym_coll_t *c, char *base)
 {
     return ll_done(c, base) + 8;
+}
+
+/* The line after that: a rank's word of the round trip's ping-pong (rtt_probe). */
+static uint64_t *ping_word(const vsym_coll_t *c, char *base)
+{
+    return far_word(c, base) + 8;
 }
 
 void vsym_coll_publish_share(const vsym_coll_t *c)
@@ -183,7 +190,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     c->xll_max &= ~(size_t)7;
     c->push_max = vsym_config_size(VSYM_CFG_COLL_NET_BCAST_MAX);
     if (c->push_max > COLL_XCH_MAX) c->push_max = COLL_XCH_MAX;
-    st = vsym_alloc(team, 4 * c->chunk + 64 + COLL_LL_BYTES + 128, &c->scratch);
+    st = vsym_alloc(team, 4 * c->chunk + 64 + COLL_LL_BYTES + 192, &c->scratch);
     if (st != VSYM_OK) goto err_mem;
     c->base = vsym_obj_ptr(c->scratch);
     c->flag = (uint64_t *)(c->base + 4 * c->chunk);
@@ -191,7 +198,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
      * (a stale line whose last word equals a sequence number of this handle would read as
      * its data), and let no peer look before every rank has (the barrier below). */
     __atomic_store_n(c->flag, 0, __ATOMIC_RELEASE);
-    memset(ll_slots(c, c->base), 0, COLL_LL_BYTES + 128);
+    memset(ll_slots(c, c->base), 0, COLL_LL_BYTES + 192);
     {
         static long cores;
         if (cores == 0) cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1748,6 +1755,58 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
 /* The start of every collective: check the arguments (op_p: the reduction op, NULL for the
  * collectives that do not reduce), plan the path, and run the trivial ones (one rank copies).
  * *path_p is P_NONE when nothing is left to do. */
+/* The line round trip between team ranks 0 and 1, for VSYM_PUBLISH_STREAM auto
+ * (vsym_util_publish_share): ordinary stores into the scratch cost the reader a fetch from the
+ * writer's cache per line, fast where the cores lie near (a round trip of 100-150 ns on the 2-core
+ * AMD hosts) and slow where they lie far (400-900 ns; the hypervisor moves the vCPUs between the
+ * two states every few seconds to minutes), and then non-temporal stores, which leave the lines in
+ * memory, are faster. The writer's own probe (a timed 4 KiB) told the two apart on the Zen 4 host
+ * of stops 30-39 but not on the Zen 5 host of stop 40, where it took 0.1-0.4 us either way while
+ * 2 ranks' all-reduce of 1 MiB from ordinary buffers took 200 us far without streaming, 90 us with
+ * it, and near 59 us without against 100 with (results/coll/dev-2core-zen5-2026-11-28-stop40).
+ * So where every rank has a core and auto decides, ranks 0 and 1 time three round trips of a line
+ * between them at the first collective that publishes 8 KiB or more through the scratch, and
+ * again once such calls have moved 16 MiB since (every 16th call of 1 MiB, every 1024th of 16
+ * KiB: three round trips, 1.4 us far, cost 4-9 % of the all-reduce of 16-64 KiB every 16th call);
+ * rank 0 stores the shortest in the team's record, and a writer streams while it is over 250 ns.
+ * Every rank counts the same calls and bytes (the path and size are the same on every rank), so
+ * ranks 0 and 1 probe together; the others only count. */
+#define COLL_RTT_BYTES ((uint64_t)16 << 20)
+#define COLL_RTT_ROUNDS 3
+static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
+{
+    if (c->n < 2 || !c->all_direct || bytes < 8192 || path == P_NONE || path == P_COPY ||
+        path == P_ZEROCOPY || path == P_LL || path == P_PCOPY || !vsym_util_core_per_rank() ||
+        !vsym_util_publish_auto())
+        return VSYM_OK;
+    const int due = c->rtt_bytes == 0;
+    c->rtt_bytes += bytes;
+    if (c->rtt_bytes >= COLL_RTT_BYTES) c->rtt_bytes = 0; /* the next such call probes */
+    if (!due || c->me > 1) return VSYM_OK;
+    uint64_t *mine = ping_word(c, c->base), best = UINT64_MAX;
+    const uint64_t *other = ping_word(c, c->peer[c->me ^ 1]);
+    for (int k = 0; k < COLL_RTT_ROUNDS; k++) {
+        const uint64_t seq = ++c->rtt_seq;
+        if (c->me == 0) {
+            const uint64_t t0 = vsym_util_time_ns();
+            __atomic_store_n(mine, seq, __ATOMIC_RELEASE);
+            VSYM_TRY(counter_wait(c, other, seq, 1, "line round trip (its reply)"));
+            const uint64_t t = vsym_util_time_ns() - t0;
+            if (t < best) best = t;
+        } else {
+            VSYM_TRY(counter_wait(c, other, seq, 0, "line round trip (its ping)"));
+            __atomic_store_n(mine, seq, __ATOMIC_RELEASE);
+        }
+    }
+    if (c->me == 0) __atomic_store_n(far_word(c, c->base) + 1, best, __ATOMIC_RELAXED);
+    return VSYM_OK;
+}
+
+uint64_t vsym_coll_line_rtt(const vsym_coll_t *c)
+{
+    return c->all_direct ? __atomic_load_n(far_word(c, c->peer[0]) + 1, __ATOMIC_RELAXED) : 0;
+}
+
 static vsym_status_t coll_begin(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src, void *dst,
                                 size_t count, vsym_dtype_t dtype, const vsym_red_op_t *op_p,
                                 int root, vsym_coll_algo_t algo, coll_path_t *path_p,
@@ -1757,6 +1816,7 @@ static vsym_status_t coll_begin(vsym_coll_t *c, vsym_coll_kind_t kind, const voi
     if (op_p != NULL) VSYM_TRY(vsym_coll_check_dtype_op(dtype, *op_p, kind_names[kind]));
     VSYM_TRY(coll_plan(c, kind, src, dst, count, dtype, algo, path_p, sb_p, db_p));
     vsym_coll_publish_share(c);
+    VSYM_TRY(rtt_probe(c, *path_p, count * vsym_dtype_size(dtype)));
     if (*path_p == P_COPY) {
         copy_bytes(dst, src, count * vsym_dtype_size(dtype));
         *path_p = P_NONE;

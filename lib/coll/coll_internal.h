@@ -106,6 +106,9 @@ struct vsym_coll {
     int all_direct;      /* every rank of the team is load/store reachable */
     uint64_t bar_phase;  /* barrier-model phases so far (parity picks the region) */
     uint64_t pw_phase;   /* pairwise-model phases so far */
+    uint64_t rtt_bytes;  /* bytes of the calls since the line round trip was last timed (0: due;
+                            rtt_probe) */
+    uint64_t rtt_seq;    /* round trips timed so far */
     int *pend[2];        /* pairwise: readers of the last phase of each parity, not yet done */
     int npend[2];
     char *tmp; /* landing area for gets from peers without a pointer (n x chunk) */
@@ -181,6 +184,9 @@ void vsym_coll_bar_next(vsym_coll_t *c);
 /* Point the publish probes of this process at the team's record of the last far probe (rank 0's
  * scratch; none where a peer is not mapped): at the start of every collective call. */
 void vsym_coll_publish_share(const vsym_coll_t *c);
+/* The team's last line round trip between ranks 0 and 1 in ns (rtt_probe in coll.c; 0: none yet,
+ * or not measured here: ranks sharing cores, VSYM_PUBLISH_STREAM not auto, a peer over verbs). */
+uint64_t vsym_coll_line_rtt(const vsym_coll_t *c);
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes);

@@ -44,25 +44,41 @@ static void copy_nt(void *dst, const void *src, size_t len, int fence)
 }
 #endif
 
-/* Half the last-level cache of the CPU this thread runs on (sysfs), 0 when unknown. A copy of
- * that size and its source together fill the cache: beyond it, ordinary stores evict what they
- * wrote and cost a read of every destination line first. (glibc sizes its own switch from CPUID,
- * which a hypervisor may report larger than the cache the guest really has.) */
+/* Where sysfs describes no cache (the Zen 5 guest of stop 40; its CPUID reports a 508 MiB L3,
+ * the whole package's), the half of a 32 MiB last-level cache, what the Zen 4 guest before it
+ * described: without it nothing streamed there, and 2 ranks' all-reduce of 16 MiB from symmetric
+ * buffers took 826 us against 412-446 with 4-16 MiB (results/coll/dev-2core-zen5-2026-11-28-
+ * stop40). */
+#define NT_FALLBACK ((size_t)16 << 20)
+
+/* Half the last-level cache of the CPU this thread runs on (sysfs; NT_FALLBACK when it has none).
+ * A copy of that size and its source together fill the cache: beyond it, ordinary stores evict
+ * what they wrote and cost a read of every destination line first. (glibc sizes its own switch
+ * from CPUID, which a hypervisor may report larger than the cache the guest really has.) */
+static const char *sysfs_cpu = "/sys/devices/system/cpu"; /* vsym_util_sysfs_cpu_force */
+static size_t nt_resolved = SIZE_MAX; /* vsym_util_nt_threshold's auto: SIZE_MAX not yet */
+
+void vsym_util_sysfs_cpu_force(const char *root)
+{
+    sysfs_cpu = root != NULL ? root : "/sys/devices/system/cpu";
+    __atomic_store_n(&nt_resolved, SIZE_MAX, __ATOMIC_RELAXED);
+}
+
 static size_t last_level_half(void)
 {
     int cpu = sched_getcpu();
     size_t best = 0;
     int best_level = 0;
     for (int index = 0; index < 8; index++) {
-        char path[96], text[32];
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/level",
-                 cpu < 0 ? 0 : cpu, index);
+        char path[512], text[32];
+        snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level", sysfs_cpu, cpu < 0 ? 0 : cpu,
+                 index);
         FILE *f = fopen(path, "r");
         if (f == NULL) break;
         int level = fgets(text, sizeof(text), f) ? atoi(text) : 0;
         fclose(f);
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/size",
-                 cpu < 0 ? 0 : cpu, index);
+        snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/size", sysfs_cpu, cpu < 0 ? 0 : cpu,
+                 index);
         f = fopen(path, "r");
         if (f == NULL) continue;
         size_t size = 0;
@@ -76,19 +92,18 @@ static size_t last_level_half(void)
             best = size;
         }
     }
-    return best / 2;
+    return best > 0 ? best / 2 : NT_FALLBACK;
 }
 
 size_t vsym_util_nt_threshold(void)
 {
     size_t threshold = vsym_config_size(VSYM_CFG_NT_THRESHOLD);
     if (threshold != SIZE_MAX) return threshold;
-    /* Resolved once per process: (size_t)-1 not yet, else the value (0: never). */
-    static size_t resolved = SIZE_MAX;
-    size_t r = __atomic_load_n(&resolved, __ATOMIC_RELAXED);
+    /* Resolved once per process (nt_resolved). */
+    size_t r = __atomic_load_n(&nt_resolved, __ATOMIC_RELAXED);
     if (r == SIZE_MAX) {
         r = last_level_half();
-        __atomic_store_n(&resolved, r, __ATOMIC_RELAXED);
+        __atomic_store_n(&nt_resolved, r, __ATOMIC_RELAXED);
     }
     return r;
 }
@@ -153,6 +168,9 @@ static int publish_last_slow;
 static int publish_forced = -1; /* vsym_util_publish_probe_force */
 static uint64_t *publish_word;  /* vsym_util_publish_share */
 #define PUBLISH_SHARED_NS 5000000
+/* A line's round trip between two cores from which they count as far (near: 100-150 ns on the
+ * 2-core AMD hosts, far 400-900; the bench's core_rtt_ns marks rows far from the same value). */
+#define PUBLISH_FAR_RTT_NS 250
 
 void vsym_util_publish_share(uint64_t *word)
 {
@@ -231,6 +249,11 @@ int vsym_util_copy_publish(void *dst, const void *src, size_t len)
                     slow = last != 0 && (last > now || now - last < PUBLISH_SHARED_NS);
                 }
             }
+            /* The team's last line round trip (the collectives time it where every rank has a
+             * core): far, the readers' fetches are slow whatever this probe found. */
+            if (!slow && word != NULL &&
+                __atomic_load_n(word + 1, __ATOMIC_RELAXED) > PUBLISH_FAR_RTT_NS)
+                slow = 1;
             __atomic_store_n(&publish_last_slow, slow, __ATOMIC_RELAXED);
         }
         if (!vsym_util_publish_streams(len)) {
@@ -243,6 +266,15 @@ int vsym_util_copy_publish(void *dst, const void *src, size_t len)
 #endif
     vsym_util_copy(dst, src, len);
     return vsym_util_copy_streams(len);
+}
+
+int vsym_util_publish_auto(void)
+{
+#if defined(__x86_64__)
+    return publish_mode() == 0;
+#else
+    return 0;
+#endif
 }
 
 int vsym_util_publish_streams(size_t len)

@@ -201,15 +201,23 @@ int vsym_util_copy_publish(void *dst, const void *src, size_t len);
 int vsym_util_publish_streams(size_t len);
 /* Tests: -1 (the default) times the probe; 0 or 1 makes every probe find the lines near or far. */
 void vsym_util_publish_probe_force(int far);
-/* The node's record of the last far probe (NULL: none, the default): a word in memory every rank
- * of the node maps (a collective handle's scratch). A probe that finds the lines far, after one
- * that did too, stores its time there; one that finds them near streams all the same while that
- * is under 5 ms old. Where ranks share cores a rank whose reader runs on its own core finds its
- * lines near while the other core's are far (the 4-rank all-reduce's ring, the cores far: two
- * ranks' probes 0-2 % slow, the other two's 65-70 %), and streaming every publish ran 2x faster
- * there (results/coll/dev-2core-zen4-2026-11-27-stop37). */
+/* 1 where VSYM_PUBLISH_STREAM auto decides (auto, on an AMD CPU). */
+int vsym_util_publish_auto(void);
+/* The node's record of the last far probe (NULL: none, the default): two words in memory every
+ * rank of the node maps (a collective handle's scratch). A probe that finds the lines far, after
+ * one that did too, stores its time in word[0]; one that finds them near streams all the same
+ * while that is under 5 ms old, or while word[1], the last round trip of a line between two of
+ * the team's cores in ns (the collectives time it; 0 none), is over 250 ns. Where ranks share cores
+ * a rank whose reader runs on its own core finds its lines near while the other core's are far (the
+ * 4-rank all-reduce's ring, the cores far: two ranks' probes 0-2 % slow, the other two's 65-70 %),
+ * and streaming every publish ran 2x faster there (results/coll/dev-2core-zen4-2026-11-27-stop37).
+ */
 void vsym_util_publish_share(uint64_t *word);
-/* VSYM_NT_THRESHOLD in force, "auto" resolved (half the last-level cache); 0: never. */
+/* VSYM_NT_THRESHOLD in force, "auto" resolved (half the last-level cache, 16 MiB where sysfs
+ * describes none); 0: never. */
 size_t vsym_util_nt_threshold(void);
+/* Tests: read the caches from this folder instead of /sys/devices/system/cpu (NULL: that one
+ * again), and resolve auto anew. */
+void vsym_util_sysfs_cpu_force(const char *root);
 
 #endif
