@@ -1275,6 +1275,12 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
     return VSYM_OK;
 }
 
+int vsym_coll_zc_streams(int n, size_t bytes, int in_place)
+{
+    return !in_place && (vsym_util_copy_streams((size_t)n * bytes) ||
+                         (bytes >= COLL_ZC_FAR_STREAM_MIN && vsym_util_publish_far()));
+}
+
 /* Two-shot on symmetric buffers, without the scratch: each rank reduces its segment straight
  * from every rank's src, block by block, and pushes each reduced block into every rank's dst
  * while it is still in cache (no second pass reading the other segments back from memory). Two
@@ -1318,8 +1324,13 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
      * results/coll/device-16core-2026-11-26-stop21). Not in place: every line of dst was read
      * as src just before, so a streaming store saves no read and evicts the line (2-core AMD
      * host, 2 ranks, launches taking turns: 8 MiB 106-118 us against 432-755 streamed, 16 MiB
-     * 245-735 against 926-1799; results/coll/dev-2core-zen4-2026-11-27-stop34). */
-    int direct = src == dst || !vsym_util_copy_streams((size_t)n * count * es);
+     * 245-735 against 926-1799; results/coll/dev-2core-zen4-2026-11-27-stop34). Out of place
+     * with the team's cores far (its line round trip, rtt_probe), from COLL_ZC_FAR_STREAM_MIN a
+     * rank: 2-core Zen 5 host, 2 ranks, three launches each, a threshold of 1-4 MiB against 16
+     * MiB, medians: 1 MiB 18.7-19.6 us against 25.5-26.5, 2 MiB 39.6-41.1 against 54.6-59.8, 4
+     * MiB 86-90 against 103 (512 KiB 9.7-11.1 against 9.5; results/coll/dev-2core-zen5-2026-11-28-
+     * stop40). */
+    int direct = !vsym_coll_zc_streams(n, count * es, src == dst);
     for (size_t o = 0; o < hi - lo; o += blk) {
         size_t m = min_sz(blk, hi - lo - o);
         const void *s2[n];
@@ -1765,22 +1776,26 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
  * 2 ranks' all-reduce of 1 MiB from ordinary buffers took 200 us far without streaming, 90 us with
  * it, and near 59 us without against 100 with (results/coll/dev-2core-zen5-2026-11-28-stop40).
  * So where every rank has a core and auto decides, ranks 0 and 1 time three round trips of a line
- * between them at the first collective that publishes 8 KiB or more through the scratch, and
+ * between them at the first collective that publishes 8 KiB or more through the scratch (or reads
+ * symmetric buffers in place from COLL_ZC_FAR_STREAM_MIN a rank: ar_zerocopy streams then), and
  * again once such calls have moved 16 MiB since (every 16th call of 1 MiB, every 1024th of 16
- * KiB: three round trips, 1.4 us far, cost 4-9 % of the all-reduce of 16-64 KiB every 16th call);
+ * KiB: three round trips, 1.4 us far, cost 4-9 % of the all-reduce of 16-64 KiB every 16th call;
+ * symmetric buffers count a 16th of their bytes: probed at every call from 16 MiB, the symmetric
+ * all-reduce of 8-32 MiB took 1.03-1.11x the time, every 8th call of 32 MiB within the noise);
  * rank 0 stores the shortest in the team's record, and a writer streams while it is over 250 ns.
  * Every rank counts the same calls and bytes (the path and size are the same on every rank), so
  * ranks 0 and 1 probe together; the others only count. */
 #define COLL_RTT_BYTES ((uint64_t)16 << 20)
+#define COLL_RTT_ZC_SHARE 16
 #define COLL_RTT_ROUNDS 3
 static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
 {
     if (c->n < 2 || !c->all_direct || bytes < 8192 || path == P_NONE || path == P_COPY ||
-        path == P_ZEROCOPY || path == P_LL || path == P_PCOPY || !vsym_util_core_per_rank() ||
-        !vsym_util_publish_auto())
+        (path == P_ZEROCOPY && bytes < COLL_ZC_FAR_STREAM_MIN) || path == P_LL || path == P_PCOPY ||
+        !vsym_util_core_per_rank() || !vsym_util_publish_auto())
         return VSYM_OK;
     const int due = c->rtt_bytes == 0;
-    c->rtt_bytes += bytes;
+    c->rtt_bytes += path == P_ZEROCOPY ? bytes / COLL_RTT_ZC_SHARE : bytes;
     if (c->rtt_bytes >= COLL_RTT_BYTES) c->rtt_bytes = 0; /* the next such call probes */
     if (!due || c->me > 1) return VSYM_OK;
     uint64_t *mine = ping_word(c, c->base), best = UINT64_MAX;

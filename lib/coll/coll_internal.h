@@ -176,6 +176,12 @@ void vsym_coll_bar_next(vsym_coll_t *c);
 #define COLL_LL_SLOTS 8
 #define VSYM_COLL_LL_MAX 16384 /* input bytes per rank */
 #define COLL_PUSH_BLOCK 65536  /* bytes reduced per block by the pushing all-reduce */
+/* and from this many bytes a rank, out of place, it stores with non-temporal stores where the
+ * team's cores are far (ar_zerocopy) */
+#define COLL_ZC_FAR_STREAM_MIN ((size_t)1 << 20)
+/* Whether the all-reduce of bytes a rank from n ranks' symmetric buffers stores its results with
+ * non-temporal stores (ar_zerocopy says when). */
+int vsym_coll_zc_streams(int n, size_t bytes, int in_place);
 #define COLL_BC_STREAM_MIN 32768  /* VSYM_COLL_STREAM_MIN auto: the broadcast's */
 #define COLL_AG_STREAM_MIN 4096   /* and the all-gather's (bytes per rank; ranks sharing cores) */
 /* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src) beyond 2 ranks; never between 2,

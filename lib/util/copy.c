@@ -277,6 +277,18 @@ int vsym_util_publish_auto(void)
 #endif
 }
 
+int vsym_util_publish_far(void)
+{
+#if defined(__x86_64__)
+    const int mode = publish_mode();
+    const uint64_t *word = publish_word;
+    return mode == 1 || (mode == 0 && word != NULL &&
+                         __atomic_load_n(word + 1, __ATOMIC_RELAXED) > PUBLISH_FAR_RTT_NS);
+#else
+    return 0;
+#endif
+}
+
 int vsym_util_publish_streams(size_t len)
 {
 #if defined(__x86_64__)

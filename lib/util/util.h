@@ -203,6 +203,9 @@ int vsym_util_publish_streams(size_t len);
 void vsym_util_publish_probe_force(int far);
 /* 1 where VSYM_PUBLISH_STREAM auto decides (auto, on an AMD CPU). */
 int vsym_util_publish_auto(void);
+/* 1 where VSYM_PUBLISH_STREAM is on, or auto decides and the team's record (below) holds a line
+ * round trip over 250 ns: the cores far. */
+int vsym_util_publish_far(void);
 /* The node's record of the last far probe (NULL: none, the default): two words in memory every
  * rank of the node maps (a collective handle's scratch). A probe that finds the lines far, after
  * one that did too, stores its time in word[0]; one that finds them near streams all the same
