@@ -19,6 +19,8 @@
  * otherwise have to snoop; the broadcast (and, where ranks share cores, the all-gather) stream
  * from smaller sizes where that was measured faster (VSYM_COLL_STREAM_MIN, stream_publish). Beyond
  * the same threshold, a rank's stores into its own out-of-place dst stream too (dst_streams). */
+#define _GNU_SOURCE /* sched_getcpu */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1278,7 +1280,8 @@ static vsym_status_t ar_twoshot(vsym_coll_t *c, const char *src, char *dst, size
 int vsym_coll_zc_streams(int n, size_t bytes, int in_place)
 {
     return !in_place && (vsym_util_copy_streams((size_t)n * bytes) ||
-                         (bytes >= COLL_ZC_FAR_STREAM_MIN && vsym_util_publish_far()));
+                         (bytes >= COLL_ZC_FAR_STREAM_MIN && vsym_util_core_per_rank() &&
+                          vsym_util_publish_far()));
 }
 
 /* Two-shot on symmetric buffers, without the scratch: each rank reduces its segment straight
@@ -1329,7 +1332,7 @@ static vsym_status_t ar_zerocopy(vsym_coll_t *c, vsym_coll_buf_t *sb, const char
      * rank: 2-core Zen 5 host, 2 ranks, three launches each, a threshold of 1-4 MiB against 16
      * MiB, medians: 1 MiB 18.7-19.6 us against 25.5-26.5, 2 MiB 39.6-41.1 against 54.6-59.8, 4
      * MiB 86-90 against 103 (512 KiB 9.7-11.1 against 9.5; results/coll/dev-2core-zen5-2026-11-28-
-     * stop40). */
+     * stop40); with a core per rank only, as measured. */
     int direct = !vsym_coll_zc_streams(n, count * es, src == dst);
     for (size_t o = 0; o < hi - lo; o += blk) {
         size_t m = min_sz(blk, hi - lo - o);
@@ -1777,16 +1780,22 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
  * it, and near 59 us without against 100 with (results/coll/dev-2core-zen5-2026-11-28-stop40).
  * So where every rank has a core and auto decides, ranks 0 and 1 time three round trips of a line
  * between them at the first collective that publishes 8 KiB or more through the scratch (or reads
- * symmetric buffers in place from COLL_ZC_FAR_STREAM_MIN a rank: ar_zerocopy streams then), and
+ * symmetric buffers directly from COLL_ZC_FAR_STREAM_MIN a rank: ar_zerocopy streams then), and
  * again once such calls have moved 16 MiB since (every 16th call of 1 MiB, every 1024th of 16
  * KiB: three round trips, 1.4 us far, cost 4-9 % of the all-reduce of 16-64 KiB every 16th call;
  * symmetric buffers count a 16th of their bytes: probed at every call from 16 MiB, the symmetric
  * all-reduce of 8-32 MiB took 1.03-1.11x the time, every 8th call of 32 MiB within the noise);
  * rank 0 stores the shortest in the team's record, and a writer streams while it is over 250 ns.
+ * A round counts only where the two ranks ran on two CPUs throughout and took under 5 us. Not
+ * where ranks share cores: there the two are seldom running at once (4 ranks on the 2 CPUs, far:
+ * rounds of 14-240 us, through the scheduler), though streaming every publish ran the all-reduce
+ * of 1-4 MiB in 0.53-0.60 and the reduce-scatter in 0.62-0.68 of auto's time; the writer's
+ * probe is all they have.
  * Every rank counts the same calls and bytes (the path and size are the same on every rank), so
  * ranks 0 and 1 probe together; the others only count. */
 #define COLL_RTT_BYTES ((uint64_t)16 << 20)
 #define COLL_RTT_ZC_SHARE 16
+#define COLL_RTT_VALID_NS 5000
 #define COLL_RTT_ROUNDS 3
 static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
 {
@@ -1798,22 +1807,28 @@ static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
     c->rtt_bytes += path == P_ZEROCOPY ? bytes / COLL_RTT_ZC_SHARE : bytes;
     if (c->rtt_bytes >= COLL_RTT_BYTES) c->rtt_bytes = 0; /* the next such call probes */
     if (!due || c->me > 1) return VSYM_OK;
+    /* A word: the round's number above the CPU its writer ran on (16 bits); a round counts only
+     * where the two ran on two CPUs throughout. */
     uint64_t *mine = ping_word(c, c->base), best = UINT64_MAX;
     const uint64_t *other = ping_word(c, c->peer[c->me ^ 1]);
     for (int k = 0; k < COLL_RTT_ROUNDS; k++) {
-        const uint64_t seq = ++c->rtt_seq;
+        const uint64_t seq = ++c->rtt_seq << 16;
         if (c->me == 0) {
+            const int cpu = sched_getcpu();
             const uint64_t t0 = vsym_util_time_ns();
-            __atomic_store_n(mine, seq, __ATOMIC_RELEASE);
+            __atomic_store_n(mine, seq | (uint16_t)cpu, __ATOMIC_RELEASE);
             VSYM_TRY(counter_wait(c, other, seq, 1, "line round trip (its reply)"));
             const uint64_t t = vsym_util_time_ns() - t0;
-            if (t < best) best = t;
+            const int other_cpu = (int)(__atomic_load_n(other, __ATOMIC_ACQUIRE) & 0xffff);
+            if (cpu >= 0 && other_cpu != (uint16_t)cpu && sched_getcpu() == cpu && t < best)
+                best = t;
         } else {
             VSYM_TRY(counter_wait(c, other, seq, 0, "line round trip (its ping)"));
-            __atomic_store_n(mine, seq, __ATOMIC_RELEASE);
+            __atomic_store_n(mine, seq | (uint16_t)sched_getcpu(), __ATOMIC_RELEASE);
         }
     }
-    if (c->me == 0) __atomic_store_n(far_word(c, c->base) + 1, best, __ATOMIC_RELAXED);
+    if (c->me == 0 && best < COLL_RTT_VALID_NS)
+        __atomic_store_n(far_word(c, c->base) + 1, best, __ATOMIC_RELAXED);
     return VSYM_OK;
 }
 
