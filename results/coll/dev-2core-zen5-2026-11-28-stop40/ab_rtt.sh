@@ -4,16 +4,14 @@
 # symmetric buffers, out of place and in place) by each build, the order of the builds turning
 # every round. Each record carries the bench's own core_rtt_ns (near or far at that size).
 #   OLD=... NEW=... OUT=/tmp/ab results/coll/dev-2core-zen5-2026-11-28-stop40/ab_rtt.sh 6
+# The symmetric all-reduce's A/B (records_ab_zc.txz) ran it as
+#   SUITES=allreduce SWEEP="-b 256K -e 32M -f 2 -n 30" OLD=... NEW=... OUT=... ab_rtt.sh 6
 set -u
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+. "$(dirname "${BASH_SOURCE[0]}")/../ab_round.sh"
 mkdir -p "$OUT"
 for i in $(seq 1 "${1:-6}"); do
-  if [ $((i % 2)) = 1 ]; then order="old new"; else order="new old"; fi
-  for s in allreduce allgather reduce-scatter alltoall broadcast; do
-    for v in $order; do
-      bin=$OLD; [ $v = new ] && bin=$NEW
-      "$root/launch/vsym-run" -n 2 -- "$bin" $s -b 16K -e 16M -f 4 -n 50 --quiet \
-        --json "$OUT/${v}_${s}_$i.json" > /dev/null 2>&1 || echo "launch $v $s $i failed"
-    done
+  for s in ${SUITES:-allreduce allgather reduce-scatter alltoall broadcast}; do
+    # shellcheck disable=SC2086
+    ab_round "$i" "$s" 2 "$s" ${SWEEP:--b 16K -e 16M -f 4 -n 50} --quiet
   done
 done
