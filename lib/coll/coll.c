@@ -1766,9 +1766,6 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
     return VSYM_OK;
 }
 
-/* The start of every collective: check the arguments (op_p: the reduction op, NULL for the
- * collectives that do not reduce), plan the path, and run the trivial ones (one rank copies).
- * *path_p is P_NONE when nothing is left to do. */
 /* The line round trip between team ranks 0 and 1, for VSYM_PUBLISH_STREAM auto
  * (vsym_util_publish_share): ordinary stores into the scratch cost the reader a fetch from the
  * writer's cache per line, fast where the cores lie near (a round trip of 100-150 ns on the 2-core
@@ -1837,6 +1834,9 @@ uint64_t vsym_coll_line_rtt(const vsym_coll_t *c)
     return c->all_direct ? __atomic_load_n(far_word(c, c->peer[0]) + 1, __ATOMIC_RELAXED) : 0;
 }
 
+/* The start of every collective: check the arguments (op_p: the reduction op, NULL for the
+ * collectives that do not reduce), plan the path, and run the trivial ones (one rank copies).
+ * *path_p is P_NONE when nothing is left to do. */
 static vsym_status_t coll_begin(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src, void *dst,
                                 size_t count, vsym_dtype_t dtype, const vsym_red_op_t *op_p,
                                 int root, vsym_coll_algo_t algo, coll_path_t *path_p,

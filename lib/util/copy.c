@@ -172,6 +172,12 @@ static uint64_t *publish_word;  /* vsym_util_publish_share */
  * 2-core AMD hosts, far 400-900; the bench's core_rtt_ns marks rows far from the same value). */
 #define PUBLISH_FAR_RTT_NS 250
 
+/* The team's record (word) says its cores are far: their last round trip over the limit. */
+static int team_far(const uint64_t *word)
+{
+    return word != NULL && __atomic_load_n(word + 1, __ATOMIC_RELAXED) > PUBLISH_FAR_RTT_NS;
+}
+
 void vsym_util_publish_share(uint64_t *word)
 {
     publish_word = word;
@@ -251,9 +257,7 @@ int vsym_util_copy_publish(void *dst, const void *src, size_t len)
             }
             /* The team's last line round trip (the collectives time it where every rank has a
              * core): far, the readers' fetches are slow whatever this probe found. */
-            if (!slow && word != NULL &&
-                __atomic_load_n(word + 1, __ATOMIC_RELAXED) > PUBLISH_FAR_RTT_NS)
-                slow = 1;
+            if (!slow && team_far(word)) slow = 1;
             __atomic_store_n(&publish_last_slow, slow, __ATOMIC_RELAXED);
         }
         if (!vsym_util_publish_streams(len)) {
@@ -281,9 +285,7 @@ int vsym_util_publish_far(void)
 {
 #if defined(__x86_64__)
     const int mode = publish_mode();
-    const uint64_t *word = publish_word;
-    return mode == 1 || (mode == 0 && word != NULL &&
-                         __atomic_load_n(word + 1, __ATOMIC_RELAXED) > PUBLISH_FAR_RTT_NS);
+    return mode == 1 || (mode == 0 && team_far(publish_word));
 #else
     return 0;
 #endif
