@@ -948,21 +948,36 @@ static void test_nt_threshold(void)
     vsym_util_sysfs_cpu_force(root);
     VSYM_CHECK(vsym_util_nt_threshold() == (size_t)16 << 20,
                "no caches in sysfs: threshold %zu, expected 16 MiB", vsym_util_nt_threshold());
-    static const char *const levels[] = {"1\n", "2\n", "3\n"}, *const sizes[] = {"48K\n", "1024K\n",
-                                                                                 "98304K\n"};
+    /* The tree under root, in the order made (removed in the reverse): a folder where text is
+     * NULL, else a file holding it. */
+    static const char *const sizes[] = {"48K\n", "1024K\n", "98304K\n"};
+    struct {
+        char rel[48];
+        const char *text;
+    } tree[2 * (2 + 3 * 3)];
+    int nt = 0;
     for (int cpu = 0; cpu < 2; cpu++) {
-        snprintf(path, sizeof(path), "%s/cpu%d", root, cpu);
-        VSYM_CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
-        snprintf(path, sizeof(path), "%s/cpu%d/cache", root, cpu);
-        VSYM_CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+        snprintf(tree[nt].rel, sizeof(tree[nt].rel), "cpu%d", cpu);
+        tree[nt++].text = NULL;
+        snprintf(tree[nt].rel, sizeof(tree[nt].rel), "cpu%d/cache", cpu);
+        tree[nt++].text = NULL;
         for (int i = 0; i < 3; i++) {
-            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d", root, cpu, i);
-            VSYM_CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
-            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level", root, cpu, i);
-            write_file(path, levels[i]);
-            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/size", root, cpu, i);
-            write_file(path, sizes[i]);
+            static const char *const levels[] = {"1\n", "2\n", "3\n"};
+            snprintf(tree[nt].rel, sizeof(tree[nt].rel), "cpu%d/cache/index%d", cpu, i);
+            tree[nt++].text = NULL;
+            snprintf(tree[nt].rel, sizeof(tree[nt].rel), "cpu%d/cache/index%d/level", cpu, i);
+            tree[nt++].text = levels[i];
+            snprintf(tree[nt].rel, sizeof(tree[nt].rel), "cpu%d/cache/index%d/size", cpu, i);
+            tree[nt++].text = sizes[i];
         }
+    }
+    for (int k = 0; k < nt; k++) {
+        const int w = snprintf(path, sizeof(path), "%s/%s", root, tree[k].rel);
+        VSYM_CHECK(w > 0 && (size_t)w < sizeof(path), "path of %s", tree[k].rel);
+        if (tree[k].text == NULL)
+            VSYM_CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+        else
+            write_file(path, tree[k].text);
     }
     vsym_util_sysfs_cpu_force(root);
     VSYM_CHECK(vsym_util_nt_threshold() == (size_t)48 << 20,
@@ -973,19 +988,10 @@ static void test_nt_threshold(void)
                vsym_util_nt_threshold());
     VSYM_CHECK(unsetenv("VSYM_NT_THRESHOLD") == 0, "unsetenv");
     VSYM_CHECK_OK(vsym_settings_check());
-    for (int cpu = 0; cpu < 2; cpu++) {
-        for (int i = 0; i < 3; i++) {
-            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level", root, cpu, i);
-            VSYM_CHECK(unlink(path) == 0, "unlink %s", path);
-            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/size", root, cpu, i);
-            VSYM_CHECK(unlink(path) == 0, "unlink %s", path);
-            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d", root, cpu, i);
-            VSYM_CHECK(rmdir(path) == 0, "rmdir %s", path);
-        }
-        snprintf(path, sizeof(path), "%s/cpu%d/cache", root, cpu);
-        VSYM_CHECK(rmdir(path) == 0, "rmdir %s", path);
-        snprintf(path, sizeof(path), "%s/cpu%d", root, cpu);
-        VSYM_CHECK(rmdir(path) == 0, "rmdir %s", path);
+    for (int k = nt - 1; k >= 0; k--) {
+        const int w = snprintf(path, sizeof(path), "%s/%s", root, tree[k].rel);
+        VSYM_CHECK(w > 0 && (size_t)w < sizeof(path), "path of %s", tree[k].rel);
+        VSYM_CHECK((tree[k].text == NULL ? rmdir(path) : unlink(path)) == 0, "remove %s", path);
     }
     VSYM_CHECK(rmdir(root) == 0, "rmdir %s", root);
     vsym_util_sysfs_cpu_force(NULL);
