@@ -138,7 +138,7 @@ struct vsym_bench {
     size_t pair_log_n, pair_log_cap;
 };
 
-/* The round trip of a cache line between the cores of ranks 0 and 1 (ns, the mean of 100 after
+/* The round trip of a cache line between the cores of ranks 0 and 1 (ns, the median of 100 after
  * 10 untimed), into b->core_rtt_ns on rank 0, which vsym_bench_record_new() records with each
  * result as "core_rtt_ns". A machine whose cores lie on different dies (or a VM whose vCPUs move
  * between them) pays that for every line a rank writes that a peer read last: on the 2-core AMD

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <time.h>
 
 static uint64_t now_ns(void)
@@ -22,21 +23,30 @@ static int rtt_wait(const volatile uint64_t *w, uint64_t want)
     return 1;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 double vsym_rtt_side(volatile uint64_t *w, uint64_t base, int side)
 {
-    uint64_t t0 = 0;
+    uint64_t t[VSYM_RTT_TIMED];
     for (uint64_t i = 0; i < VSYM_RTT_WARM + VSYM_RTT_TIMED; i++) {
         uint64_t odd = base + 2 * i + 1;
-        if (i == VSYM_RTT_WARM) t0 = now_ns();
         if (side == 0) {
+            const uint64_t t0 = now_ns();
             __atomic_store_n(w, odd, __ATOMIC_RELEASE);
             if (!rtt_wait(w, odd + 1)) return -1;
+            if (i >= VSYM_RTT_WARM) t[i - VSYM_RTT_WARM] = now_ns() - t0;
         } else {
             if (!rtt_wait(w, odd)) return -1;
             __atomic_store_n(w, odd + 1, __ATOMIC_RELEASE);
         }
     }
-    return side == 0 ? (double)(now_ns() - t0) / VSYM_RTT_TIMED : 0;
+    if (side != 0) return 0;
+    qsort(t, VSYM_RTT_TIMED, sizeof(t[0]), cmp_u64);
+    return (double)t[VSYM_RTT_TIMED / 2];
 }
 
 typedef struct {

@@ -669,11 +669,12 @@ static void t_fresh_handles(vsym_team_t *team)
                n, ll);
 }
 
-/* The line round trip that VSYM_PUBLISH_STREAM auto consults: where every rank has a core and
- * auto decides (AMD CPUs), ranks 0 and 1 time it at the first collective that publishes 8 KiB or
- * more through the scratch and after every 16 MiB of such calls, and every rank sees rank 0's
- * record; elsewhere it stays 0. 1100 calls of 16 KiB (two probes), results checked on every
- * call (a rank that probed when its partner did not would time out instead). */
+/* The line round trip that VSYM_PUBLISH_STREAM auto consults: where auto decides (AMD CPUs) and
+ * every rank has a core, ranks 0 and 1 time it at the first collective that publishes 8 KiB or
+ * more through the scratch and after every 16 MiB of such calls; where ranks share cores rank 0
+ * times it against a thread of its own; every rank sees rank 0's record; elsewhere it stays 0.
+ * 1100 calls of 16 KiB (two probes), results checked on every call (a rank that probed when its
+ * partner did not would time out instead). */
 static void t_line_rtt(vsym_team_t *team)
 {
     int me = vsym_team_rank(team), n = vsym_team_size(team);
@@ -686,6 +687,8 @@ static void t_line_rtt(vsym_team_t *team)
         vsym_coll_t *c;
         VSYM_CHECK_OK(vsym_coll_create(team, &c));
         VSYM_CHECK(vsym_coll_line_rtt(c) == 0, "line round trip recorded before any call");
+        /* (rank 0 times it alone where ranks share cores: not before every rank has looked) */
+        VSYM_CHECK_OK(vsym_coll_barrier(c));
         for (int call = 0; call < 1100; call++) {
             for (size_t i = 0; i < count; i++)
                 v[i] = (float)(me + 1) * (float)(call % 64 + (int)(i % 7));
@@ -700,13 +703,34 @@ static void t_line_rtt(vsym_team_t *team)
                 }
             }
         }
+        /* Where ranks share cores rank 0 times it against a thread of its own, at most once a
+         * second, and only where that thread ran on the other CPU within 1 ms: calls go on, every
+         * rank following rank 0's word, until it has a time or 6 s have passed. */
+        const int shared =
+            n > 1 && !stream && !vsym_util_core_per_rank() && vsym_util_publish_auto();
+        const uint64_t t0 = vsym_util_time_ns();
+        for (int32_t done = !shared; !done;) {
+            done =
+                me == 0 && (vsym_coll_line_rtt(c) != 0 || vsym_util_time_ns() - t0 > 6000000000u);
+            VSYM_CHECK_OK(
+                vsym_coll_broadcast(c, &done, &done, 1, VSYM_DTYPE_I32, 0, VSYM_COLL_AUTO));
+            for (int call = 0; call < 50 && !done; call++)
+                VSYM_CHECK_OK(vsym_coll_allreduce(c, v, r, count, VSYM_DTYPE_F32, VSYM_RED_SUM,
+                                                  VSYM_COLL_ONESHOT));
+        }
         /* Kept only under 5 us (a round trip through the scheduler is not the lines'). */
-        const int timed = n > 1 && !stream && vsym_util_core_per_rank() && vsym_util_publish_auto();
+        const int timed =
+            n > 1 && !stream && vsym_util_publish_auto() && (vsym_util_core_per_rank() || shared);
         const uint64_t rtt = vsym_coll_line_rtt(c);
-        VSYM_CHECK(timed ? rtt > 0 && rtt < 5000 : rtt == 0,
-                   "VSYM_PUBLISH_STREAM %s, %d ranks%s: line round trip %llu ns, expected %s",
-                   stream ? "off" : "auto", n, vsym_util_core_per_rank() ? ", a core each" : "",
-                   (unsigned long long)rtt, timed ? "a time" : "none (0)");
+        /* (qemu's TCG, where the Soft-RoCE VM runs, may take longer than 5 us a round) */
+        if (shared && rtt == 0 && vsym_util_emulated_cpu()) {
+            if (me == 0) printf("line round trip not checked: ranks share an emulated CPU\n");
+        } else {
+            VSYM_CHECK(timed ? rtt > 0 && rtt < 5000 : rtt == 0,
+                       "VSYM_PUBLISH_STREAM %s, %d ranks%s: line round trip %llu ns, expected %s",
+                       stream ? "off" : "auto", n, vsym_util_core_per_rank() ? ", a core each" : "",
+                       (unsigned long long)rtt, timed ? "a time" : "none (0)");
+        }
         if (me == 0)
             printf("line round trip (%d ranks, VSYM_PUBLISH_STREAM %s): %llu ns\n", n,
                    stream ? "off" : "auto", (unsigned long long)rtt);

@@ -1,6 +1,8 @@
 /* The pure pieces of lib/coll: half-precision conversions, reduction kernels, the TP x DP rank
  * formulas and valid op / mode tables, the autotune table file, the all-reduce algorithm rule. */
+#define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -884,22 +886,31 @@ static void test_publish(void)
         vsym_util_publish_share(NULL);
     }
     /* The team's line round trip (word[1], timed by the collectives): over 250 ns a probe that
-     * finds the lines near streams all the same, at 250 ns or under it does not. */
+     * finds the lines near streams all the same, at 250 ns or under it does not, with a core
+     * per rank and with ranks sharing cores alike. */
     {
         uint64_t words[2] = {0, 0};
         const uint64_t rtts[3] = {400, 250, 100};
+        const size_t rtt_lens[3] = {8192, 12345, 32768};
         vsym_util_publish_probe_force(0);
         vsym_util_publish_share(words);
-        for (int k = 0; k < 3; k++) {
-            words[1] = rtts[k];
-            int streamed = 0;
-            for (int i = 0; i < 17; i++)
-                streamed = vsym_util_copy_publish(dst + PAD, src, 12345);
-            const int want = amd && rtts[k] > 250;
-            VSYM_CHECK(streamed == want && vsym_util_publish_streams(12345) == want,
-                       "publish auto, the team's line round trip %llu ns: 12345 bytes %s",
-                       (unsigned long long)rtts[k], streamed ? "streamed" : "not streamed");
-            VSYM_CHECK(memcmp(dst + PAD, src, 12345) == 0, "publish auto, round trip: bytes");
+        for (int shared = 0; shared < 2; shared++) {
+            vsym_util_wait_policy_init(shared ? (int)sysconf(_SC_NPROCESSORS_ONLN) + 1 : 1);
+            for (int k = 0; k < 9; k++) {
+                const uint64_t rtt = rtts[k % 3];
+                const size_t len = rtt_lens[k / 3];
+                words[1] = rtt;
+                int streamed = 0;
+                for (int i = 0; i < 17; i++)
+                    streamed = vsym_util_copy_publish(dst + PAD, src, len);
+                /* (a core a rank: 16-128 KiB stream whatever the record says) */
+                const int want = amd && (rtt > 250 || (!shared && len >= 16384));
+                VSYM_CHECK(streamed == want && vsym_util_publish_streams(len) == want,
+                           "publish auto, %s, the team's line round trip %llu ns: %zu bytes %s",
+                           shared ? "cores shared" : "a core a rank", (unsigned long long)rtt, len,
+                           streamed ? "streamed" : "not streamed");
+                VSYM_CHECK(memcmp(dst + PAD, src, len) == 0, "publish auto, round trip: bytes");
+            }
         }
         /* The all-reduce of symmetric buffers out of place streams its results from 1 MiB a
          * rank with the cores far too (the ranks' inputs together below the threshold) where
@@ -928,6 +939,35 @@ static void test_publish(void)
     VSYM_CHECK_OK(vsym_settings_check());
     free(src);
     free(dst);
+}
+
+/* The line round trip against a helper thread (vsym_util_thread_line_rtt, what team rank 0 times
+ * where ranks share cores): with two CPUs allowed a time between 1 ns and 5 us (the helper runs
+ * within 1 ms at the latest of 50 tries: the test has the machine to itself, or shares it with
+ * ctest's other jobs), none (0) with this thread bound to one CPU. */
+static void test_thread_line_rtt(void)
+{
+    cpu_set_t allowed, one;
+    VSYM_CHECK(sched_getaffinity(0, sizeof(allowed), &allowed) == 0, "sched_getaffinity");
+    if (CPU_COUNT(&allowed) < 2) {
+        printf("thread line round trip: skipped (one CPU allowed)\n");
+    } else {
+        uint64_t rtt = 0;
+        for (int k = 0; k < 50 && rtt == 0; k++)
+            rtt = vsym_util_thread_line_rtt();
+        VSYM_CHECK(rtt > 0 && rtt < 5000, "thread line round trip: %llu ns, expected 1-4999",
+                   (unsigned long long)rtt);
+        printf("thread line round trip: %llu ns\n", (unsigned long long)rtt);
+    }
+    const int cpu = sched_getcpu();
+    VSYM_CHECK(cpu >= 0, "sched_getcpu");
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    VSYM_CHECK(sched_setaffinity(0, sizeof(one), &one) == 0, "sched_setaffinity");
+    const uint64_t alone = vsym_util_thread_line_rtt();
+    VSYM_CHECK(sched_setaffinity(0, sizeof(allowed), &allowed) == 0, "sched_setaffinity back");
+    VSYM_CHECK(alone == 0, "thread line round trip bound to CPU %d: %llu ns, expected none (0)",
+               cpu, (unsigned long long)alone);
 }
 
 /* VSYM_NT_THRESHOLD auto: half the last-level cache sysfs describes for the CPU (the highest
@@ -1007,6 +1047,7 @@ int main(void)
     test_push_stream();
     test_publish();
     test_nt_threshold();
+    test_thread_line_rtt();
     test_half_reduce();
     if (vsym_coll_reduce_wide(-1)) {
         /* Again through the f16 and bf16 kernels without 512-bit vectors (CPUs without

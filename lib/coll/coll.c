@@ -1783,23 +1783,49 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
  * symmetric buffers count a 16th of their bytes: probed at every call from 16 MiB, the symmetric
  * all-reduce of 8-32 MiB took 1.03-1.11x the time, every 8th call of 32 MiB within the noise);
  * rank 0 stores the shortest in the team's record, and a writer streams while it is over 250 ns.
- * A round counts only where the two ranks ran on two CPUs throughout and took under 5 us. Not
- * where ranks share cores: there the two are seldom running at once (4 ranks on the 2 CPUs, far:
- * rounds of 14-240 us, through the scheduler), though streaming every publish ran the all-reduce
- * of 1-4 MiB in 0.53-0.60 and the reduce-scatter in 0.62-0.68 of auto's time; the writer's
- * probe is all they have.
+ * A round counts only where the two ranks ran on two CPUs throughout and took under 5 us.
  * Every rank counts the same calls and bytes (the path and size are the same on every rank), so
- * ranks 0 and 1 probe together; the others only count. */
+ * ranks 0 and 1 probe together; the others only count.
+ * Where ranks share cores the two are seldom running at once (4 ranks on the 2 CPUs, far: rounds
+ * of 14-240 us, through the scheduler), though streaming every publish ran the all-reduce of 1-4
+ * MiB in 0.53-0.60 and the reduce-scatter in 0.62-0.68 of auto's time. There rank 0 alone times
+ * the round trip between its CPU and the next one against a thread of its own pinned there
+ * (vsym_util_thread_line_rtt: 100-160 ns near, 380-580 far on the 2-core Zen 5 host), at the
+ * first such call and then at most once a second, by the clock: the other ranks need not take
+ * part. A probe costs rank 0 0.2-0.6 ms (the thread's start on a CPU that other ranks hold; 3.6
+ * ms once in 13 when it did not run within the 2 ms the probe then allowed), and every 50 ms it
+ * landed in the bench's timed loops often enough to show; the state lasts minutes. With it, 4
+ * ranks far, streaming every publish of 8 KiB or more as with a core per rank, eight rounds
+ * against 124aa5a, ordinary buffers: the all-reduce 0.64-0.85 of the time from 256 KiB, the
+ * reduce-scatter 0.66-0.71 at 1-16 MiB, the all-to-all in place 0.60-0.75 from 64 KiB; streaming
+ * from 32 or 128 KiB did no better (results/coll/dev-2core-zen5-2026-11-28-stop41). */
 #define COLL_RTT_BYTES ((uint64_t)16 << 20)
 #define COLL_RTT_ZC_SHARE 16
 #define COLL_RTT_VALID_NS 5000
 #define COLL_RTT_ROUNDS 3
+#define COLL_RTT_SHARED_EVERY_NS 1000000000ull
+void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes)
+{
+    if (c->me != 0 || c->n < 2 || !c->all_direct || bytes < 8192 || vsym_util_core_per_rank() ||
+        !vsym_util_publish_auto())
+        return;
+    const uint64_t now = vsym_util_time_ns();
+    if (c->rtt_last != 0 && now - c->rtt_last < COLL_RTT_SHARED_EVERY_NS) return;
+    c->rtt_last = now;
+    const uint64_t t = vsym_util_thread_line_rtt();
+    if (t != 0) __atomic_store_n(far_word(c, c->base) + 1, t, __ATOMIC_RELAXED);
+}
+
 static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
 {
     if (c->n < 2 || !c->all_direct || bytes < 8192 || path == P_NONE || path == P_COPY ||
         (path == P_ZEROCOPY && bytes < COLL_ZC_FAR_STREAM_MIN) || path == P_LL || path == P_PCOPY ||
-        !vsym_util_core_per_rank() || !vsym_util_publish_auto())
+        !vsym_util_publish_auto())
         return VSYM_OK;
+    if (!vsym_util_core_per_rank()) {
+        if (path != P_ZEROCOPY) vsym_coll_rtt_shared(c, bytes);
+        return VSYM_OK;
+    }
     const int due = c->rtt_bytes == 0;
     c->rtt_bytes += path == P_ZEROCOPY ? bytes / COLL_RTT_ZC_SHARE : bytes;
     if (c->rtt_bytes >= COLL_RTT_BYTES) c->rtt_bytes = 0; /* the next such call probes */

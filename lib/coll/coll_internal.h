@@ -109,6 +109,7 @@ struct vsym_coll {
     uint64_t rtt_bytes;  /* bytes of the calls since the line round trip was last timed (0: due;
                             rtt_probe) */
     uint64_t rtt_seq;    /* round trips timed so far */
+    uint64_t rtt_last; /* ranks sharing cores: when rank 0 last timed one (vsym_coll_rtt_shared) */
     int *pend[2];        /* pairwise: readers of the last phase of each parity, not yet done */
     int npend[2];
     char *tmp; /* landing area for gets from peers without a pointer (n x chunk) */
@@ -190,9 +191,15 @@ int vsym_coll_zc_streams(int n, size_t bytes, int in_place);
 /* Point the publish probes of this process at the team's record of the last far probe (rank 0's
  * scratch; none where a peer is not mapped): at the start of every collective call. */
 void vsym_coll_publish_share(const vsym_coll_t *c);
-/* The team's last line round trip between ranks 0 and 1 in ns (rtt_probe in coll.c; 0: none yet,
- * or not measured here: ranks sharing cores, VSYM_PUBLISH_STREAM not auto, a peer over verbs). */
+/* The team's last line round trip in ns: between ranks 0 and 1 (rtt_probe in coll.c), or where
+ * ranks share cores between rank 0's CPU and another (vsym_coll_rtt_shared); 0: none yet, or not
+ * measured here: VSYM_PUBLISH_STREAM not auto, a peer over verbs. */
 uint64_t vsym_coll_line_rtt(const vsym_coll_t *c);
+/* Where ranks share cores and VSYM_PUBLISH_STREAM auto decides: before a call that publishes
+ * bytes through the scratch, team rank 0 times the line round trip against a thread of its own
+ * (vsym_util_thread_line_rtt) at most every COLL_RTT_SHARED_EVERY_NS and stores it in the team's
+ * record; the other ranks do nothing. No-op elsewhere. */
+void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes);
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes);

@@ -811,6 +811,7 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
     if (n == 0) return VSYM_OK;
     if (sym && (mode == VSYM_FUSED_TWOSHOT || mode == VSYM_FUSED_FEWEST_BYTES))
         return run_zerocopy(f, op, ib, in, ob, out, n, dtype);
+    if (mode != VSYM_FUSED_BASELINE) vsym_coll_rtt_shared(f->coll, inb);
     switch (mode) {
     case VSYM_FUSED_BASELINE:
         return run_baseline(f, op, in, out, n, dtype, sym);

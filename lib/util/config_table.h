@@ -39,9 +39,10 @@
       "reductions): auto: on AMD CPUs, from 8 KiB, the first 4 KiB of one copy in 16 with "        \
       "ordinary stores, timed, and where that took 1 us or more (the lines are held by a core "    \
       "far away, and each ordinary store waits for one, or where another rank of the team found "  \
-      "that twice in a row within 5 ms, or where every rank has a core and the team's ranks 0 "    \
-      "and 1 last timed a line's round trip between them over 250 ns, every 16 MiB of such "       \
-      "collectives) the rest, the next 15 copies and the reductions after them with "              \
+      "that twice in a row within 5 ms, or where the team's last timed line round trip is over "   \
+      "250 ns: between its ranks 0 and 1 every 16 MiB of such collectives where every rank has a " \
+      "core, else between rank 0's CPU and another, against a thread of rank 0, at most once a "   \
+      "second) the rest, the next 15 copies and the reductions after them with "                   \
       "non-temporal stores, else ordinary stores, and where every rank has a core, "               \
       "copies and reductions of 16-128 KiB with non-temporal stores; on: "                         \
       "non-temporal stores at every size; off: ordinary stores (VSYM_NT_THRESHOLD still "          \

@@ -2,7 +2,10 @@
 #define _GNU_SOURCE
 #include <cpufreq.h>
 #include <numa.h>
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -38,6 +41,84 @@ int vsym_util_cpu_amd(void)
 #else
     return 0;
 #endif
+}
+
+/* ---- A line's round trip between two CPUs, timed by a helper thread ------------------------- */
+
+#define THREAD_RTT_ROUNDS 8
+#define THREAD_RTT_VALID_NS 5000      /* longer rounds went through the scheduler */
+#define THREAD_RTT_WAIT_NS 1000000ull /* the whole probe's limit, each side's */
+
+/* The two words of the ping-pong, a line apart, and the helper's side of it. */
+typedef struct {
+    _Alignas(64) uint64_t ping; /* round number, stored by the timing thread */
+    _Alignas(64) uint64_t pong; /* round << 16 | the helper's CPU, its answer */
+    uint64_t deadline;
+} thread_rtt_t;
+
+static void *thread_rtt_echo(void *arg)
+{
+    thread_rtt_t *p = arg;
+    for (uint64_t k = 1; k <= THREAD_RTT_ROUNDS; k++) {
+        while (__atomic_load_n(&p->ping, __ATOMIC_ACQUIRE) < k) {
+            if (vsym_util_time_ns() > p->deadline) return NULL;
+            vsym_util_spin_hint();
+        }
+        __atomic_store_n(&p->pong, k << 16 | (uint16_t)sched_getcpu(), __ATOMIC_RELEASE);
+    }
+    return NULL;
+}
+
+uint64_t vsym_util_thread_line_rtt(void)
+{
+    cpu_set_t allowed, one;
+    const int cpu = sched_getcpu();
+    if (cpu < 0 || sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return 0;
+    int other = -1;
+    for (int i = 1; i < CPU_SETSIZE && other < 0; i++)
+        if (CPU_ISSET((cpu + i) % CPU_SETSIZE, &allowed)) other = (cpu + i) % CPU_SETSIZE;
+    if (other < 0) return 0;
+    CPU_ZERO(&one);
+    CPU_SET(other, &one);
+    thread_rtt_t p = {.ping = 0, .pong = 0, .deadline = vsym_util_time_ns() + THREAD_RTT_WAIT_NS};
+    pthread_attr_t attr;
+    pthread_t helper;
+    sigset_t all, old;
+    if (pthread_attr_init(&attr) != 0) return 0;
+    int ok = pthread_attr_setaffinity_np(&attr, sizeof(one), &one) == 0 &&
+             pthread_attr_setstacksize(&attr, 65536) == 0;
+    /* The helper takes no signal meant for the process (it starts with this mask). */
+    sigfillset(&all);
+    ok = ok && pthread_sigmask(SIG_SETMASK, &all, &old) == 0;
+    if (ok) {
+        ok = pthread_create(&helper, &attr, thread_rtt_echo, &p) == 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    pthread_attr_destroy(&attr);
+    if (!ok) return 0;
+    uint64_t valid[THREAD_RTT_ROUNDS];
+    int nv = 0;
+    for (uint64_t k = 1; k <= THREAD_RTT_ROUNDS; k++) {
+        const uint64_t t0 = vsym_util_time_ns();
+        __atomic_store_n(&p.ping, k, __ATOMIC_RELEASE);
+        uint64_t pong;
+        while ((pong = __atomic_load_n(&p.pong, __ATOMIC_ACQUIRE)) >> 16 < k) {
+            if (vsym_util_time_ns() > p.deadline) break;
+            vsym_util_spin_hint();
+        }
+        if (pong >> 16 < k) break; /* the helper was not scheduled in time */
+        const uint64_t t = vsym_util_time_ns() - t0;
+        /* Counts where this thread stayed on its CPU and the helper ran on another. */
+        if (sched_getcpu() == cpu && (int)(pong & 0xffff) != cpu && t < THREAD_RTT_VALID_NS) {
+            /* (kept in order: the median below) */
+            int j = nv++;
+            for (; j > 0 && valid[j - 1] > t; j--)
+                valid[j] = valid[j - 1];
+            valid[j] = t;
+        }
+    }
+    pthread_join(helper, NULL);
+    return nv == 0 ? 0 : valid[(nv - 1) / 2];
 }
 
 /* Format a CPU set as "0-3,8" into buf. */

@@ -157,6 +157,14 @@ void vsym_util_wait_policy_init(int ranks);
 int vsym_util_core_per_rank(void);
 /* Tests: -1 (the default) counts the cores; 0 or 1 makes vsym_util_core_per_rank() say so. */
 void vsym_util_core_per_rank_force(int yes);
+/* A cache line's round trip in ns between the calling thread's CPU and the next CPU this
+ * process may run on, timed against a helper thread pinned there (created and joined here, every
+ * signal blocked in it): the median of those of 8 rounds in which the caller stayed on its CPU
+ * and the helper answered from the other, under 5 us each (the shortest of them read 250-270 ns
+ * far on the 2-core AMD guest, where most took 400-600). 0 where none counted: one CPU allowed, no
+ * thread, or the helper not running within 1 ms (its CPU busy). Costs 0.1-0.3 ms on the 2-core
+ * AMD guest, mostly the helper's start on the other CPU. */
+uint64_t vsym_util_thread_line_rtt(void);
 
 /* One poll of a spin loop: x86's pause (it spares the pipeline's memory-order flush when the
  * word changes, and a sibling hardware thread's share of the core), except where

@@ -10,12 +10,14 @@ from collections import defaultdict
 
 d = sys.argv[1]
 rec = {}  # (build, suite, round) -> {(mode, size): (time, rtt)}
+nranks = set()
 for f in glob.glob(os.path.join(d, "*.json")):
     build, rest = os.path.basename(f)[:-5].split("_", 1)
     suite, rnd = rest.rsplit("_", 1)
     rows = {}
     for line in open(f):
         r = json.loads(line)
+        nranks.add(r.get("config", {}).get("ranks"))
         rows[(r["mode"], r["size"])] = (r["time_us"], r.get("core_rtt_ns") or 0)
     rec[(build, suite, int(rnd))] = rows
 
@@ -36,7 +38,7 @@ for (build, suite, rnd), rows in rec.items():
         times[(suite, key[0], key[1], state, "old")].append(to)
 
 for suite in sorted({k[0] for k in ratios}):
-    print(f"\n## {suite}, 2 ranks: new / old time per call, medians over rounds (rounds), "
+    print(f"\n## {suite}, {'/'.join(str(n) for n in sorted(nranks))} ranks: new / old time per call, medians over rounds (rounds), "
           "old and new median us")
     print(f"{'mode':>24} {'bytes':>9} | {'near':>26} | {'far':>26} | {'mixed':>14}")
     for mode in ("out-of-place", "in-place", "out-of-place-symmetric", "in-place-symmetric"):
