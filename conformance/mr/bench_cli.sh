@@ -268,8 +268,11 @@ for suite, mode, title, hdr, rows in tables:
         sys.exit(f"FAIL: {suite} {mode} {title}: sizes {[r[0] for r in rows]}, expected {sizes}")
     if "vsym/MPI" not in cols or (suite == "allreduce" and not touch) != ("bound" in cols):
         sys.exit(f"FAIL: {suite} {mode} {title}: columns {cols}")
+    if cols[-1] != "cores":
+        sys.exit(f"FAIL: {suite} {mode} {title}: columns {cols}, the last not cores")
     for r in rows:
-        if len(r) != len(cols) or any(float(x) < 0 for x in r) or 0 in map(float, r[1:4]):
+        if len(r) != len(cols) or any(float(x) < 0 for x in r[:-1]) or \
+                0 in map(float, r[1:4]) or not re.fullmatch(r"[fn]{3}", r[-1]):
             sys.exit(f"FAIL: {suite} {mode}: row {r} (columns {cols})")
 recs = [json.loads(l) for l in open(sys.argv[2])]
 ar = [r for r in recs if r.get("tool") == "vsym-bench" and r["suite"] == "allreduce"]
