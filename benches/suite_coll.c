@@ -429,6 +429,10 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
                 const char *path =
                     vsym_coll_path(r.coll, kind, psrc, pdst, r.count, r.dtype, 0, VSYM_COLL_AUTO);
                 json_object_set_new(rec, "path", path ? json_string(path) : json_null());
+                /* The line round trip the library streams its publishes by (the team's record,
+                 * VSYM_PUBLISH_STREAM auto; 0: none timed), next to the bench's own core_rtt_ns. */
+                json_object_set_new(rec, "team_rtt_ns",
+                                    json_integer((json_int_t)vsym_coll_line_rtt(r.coll)));
                 if (!ip) paths[(size_t)sym * (size_t)b->nsizes + (size_t)k] = path;
                 json_object_set_new(rec, "count", json_integer((json_int_t)(r.count * per)));
                 json_object_set_new(rec, "iterations", json_integer(iters));

@@ -1791,9 +1791,10 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
  * MiB in 0.53-0.60 and the reduce-scatter in 0.62-0.68 of auto's time. There rank 0 alone times
  * the round trip between its CPU and the next one against a thread of its own pinned there
  * (vsym_util_thread_line_rtt: 100-160 ns near, 380-580 far on the 2-core Zen 5 host), at the
- * first such call and then at most once a second, by the clock: the other ranks need not take
- * part. A probe costs rank 0 0.2-0.6 ms (the thread's start on a CPU that other ranks hold; 3.6
- * ms once in 13 when it did not run within the 2 ms the probe then allowed), and every 50 ms it
+ * first such call and then at most once a second, by the clock (10 ms after a probe whose
+ * thread did not run in time, then 20, 40, ...): the other ranks need not take part. A probe
+ * costs rank 0 0.2-0.6 ms (the thread's start on a CPU that other ranks hold; 3.6 ms once in 13
+ * when it did not run within the 2 ms the probe then allowed), and every 50 ms it
  * landed in the bench's timed loops often enough to show; the state lasts minutes. With it, 4
  * ranks far, streaming every publish of 8 KiB or more as with a core per rank, eight rounds
  * against 124aa5a, ordinary buffers: the all-reduce 0.64-0.85 of the time from 256 KiB, the
@@ -1804,16 +1805,28 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
 #define COLL_RTT_VALID_NS 5000
 #define COLL_RTT_ROUNDS 3
 #define COLL_RTT_SHARED_EVERY_NS 1000000000ull
+/* After a probe whose thread did not run in time: again after 10 ms, then 20, 40, ... up to the
+ * second (a short run would otherwise stay without a record till its end). */
+#define COLL_RTT_SHARED_RETRY_NS 10000000ull
 void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes)
 {
     if (c->me != 0 || c->n < 2 || !c->all_direct || bytes < 8192 || vsym_util_core_per_rank() ||
         !vsym_util_publish_auto())
         return;
     const uint64_t now = vsym_util_time_ns();
-    if (c->rtt_last != 0 && now - c->rtt_last < COLL_RTT_SHARED_EVERY_NS) return;
+    if (c->rtt_last != 0 && now - c->rtt_last < c->rtt_wait) return;
     c->rtt_last = now;
+    c->rtt_tries++;
     const uint64_t t = vsym_util_thread_line_rtt();
-    if (t != 0) __atomic_store_n(far_word(c, c->base) + 1, t, __ATOMIC_RELAXED);
+    if (t != 0) {
+        __atomic_store_n(far_word(c, c->base) + 1, t, __ATOMIC_RELAXED);
+        c->rtt_wait = COLL_RTT_SHARED_EVERY_NS;
+    } else {
+        c->rtt_wait = c->rtt_wait == 0 || c->rtt_wait >= COLL_RTT_SHARED_EVERY_NS
+                          ? COLL_RTT_SHARED_RETRY_NS
+                          : c->rtt_wait * 2;
+        if (c->rtt_wait > COLL_RTT_SHARED_EVERY_NS) c->rtt_wait = COLL_RTT_SHARED_EVERY_NS;
+    }
 }
 
 static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)

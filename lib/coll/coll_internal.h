@@ -110,6 +110,8 @@ struct vsym_coll {
                             rtt_probe) */
     uint64_t rtt_seq;    /* round trips timed so far */
     uint64_t rtt_last; /* ranks sharing cores: when rank 0 last timed one (vsym_coll_rtt_shared) */
+    uint64_t rtt_wait; /* and how long it waits before the next (ns) */
+    uint64_t rtt_tries;  /* and how many it has run (tests) */
     int *pend[2];        /* pairwise: readers of the last phase of each parity, not yet done */
     int npend[2];
     char *tmp; /* landing area for gets from peers without a pointer (n x chunk) */
@@ -197,8 +199,9 @@ void vsym_coll_publish_share(const vsym_coll_t *c);
 uint64_t vsym_coll_line_rtt(const vsym_coll_t *c);
 /* Where ranks share cores and VSYM_PUBLISH_STREAM auto decides: before a call that publishes
  * bytes through the scratch, team rank 0 times the line round trip against a thread of its own
- * (vsym_util_thread_line_rtt) at most every COLL_RTT_SHARED_EVERY_NS and stores it in the team's
- * record; the other ranks do nothing. No-op elsewhere. */
+ * (vsym_util_thread_line_rtt) at most once a second (10 ms after one whose thread did not run,
+ * then 20, 40, ...) and stores it in the team's record; the other ranks do nothing. No-op
+ * elsewhere. */
 void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes);
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */
