@@ -1802,7 +1802,7 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
  * from 32 or 128 KiB did no better (results/coll/dev-2core-zen5-2026-11-28-stop41). */
 #define COLL_RTT_BYTES ((uint64_t)16 << 20)
 #define COLL_RTT_ZC_SHARE 16
-#define COLL_RTT_VALID_NS 5000
+#define COLL_RTT_MIN_BYTES 8192 /* calls that publish less are not timed */
 #define COLL_RTT_ROUNDS 3
 #define COLL_RTT_SHARED_EVERY_NS 1000000000ull
 /* After a probe whose thread did not run in time: again after 10 ms, then 20, 40, ... up to the
@@ -1810,8 +1810,8 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
 #define COLL_RTT_SHARED_RETRY_NS 10000000ull
 void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes)
 {
-    if (c->me != 0 || c->n < 2 || !c->all_direct || bytes < 8192 || vsym_util_core_per_rank() ||
-        !vsym_util_publish_auto())
+    if (c->me != 0 || c->n < 2 || !c->all_direct || bytes < COLL_RTT_MIN_BYTES ||
+        vsym_util_core_per_rank() || !vsym_util_publish_auto())
         return;
     const uint64_t now = vsym_util_time_ns();
     if (c->rtt_last != 0 && now - c->rtt_last < c->rtt_wait) return;
@@ -1831,9 +1831,9 @@ void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes)
 
 static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
 {
-    if (c->n < 2 || !c->all_direct || bytes < 8192 || path == P_NONE || path == P_COPY ||
-        (path == P_ZEROCOPY && bytes < COLL_ZC_FAR_STREAM_MIN) || path == P_LL || path == P_PCOPY ||
-        !vsym_util_publish_auto())
+    if (c->n < 2 || !c->all_direct || bytes < COLL_RTT_MIN_BYTES || path == P_NONE ||
+        path == P_COPY || (path == P_ZEROCOPY && bytes < COLL_ZC_FAR_STREAM_MIN) || path == P_LL ||
+        path == P_PCOPY || !vsym_util_publish_auto())
         return VSYM_OK;
     if (!vsym_util_core_per_rank()) {
         if (path != P_ZEROCOPY) vsym_coll_rtt_shared(c, bytes);
@@ -1863,7 +1863,7 @@ static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
             __atomic_store_n(mine, seq | (uint16_t)sched_getcpu(), __ATOMIC_RELEASE);
         }
     }
-    if (c->me == 0 && best < COLL_RTT_VALID_NS)
+    if (c->me == 0 && best < VSYM_UTIL_RTT_VALID_NS)
         __atomic_store_n(far_word(c, c->base) + 1, best, __ATOMIC_RELAXED);
     return VSYM_OK;
 }

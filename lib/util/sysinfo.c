@@ -46,7 +46,6 @@ int vsym_util_cpu_amd(void)
 /* ---- A line's round trip between two CPUs, timed by a helper thread ------------------------- */
 
 #define THREAD_RTT_ROUNDS 8
-#define THREAD_RTT_VALID_NS 5000      /* longer rounds went through the scheduler */
 #define THREAD_RTT_WAIT_NS 1000000ull /* the whole probe's limit, each side's */
 
 /* The two words of the ping-pong, a line apart, and the helper's side of it. */
@@ -109,7 +108,7 @@ uint64_t vsym_util_thread_line_rtt(void)
         if (pong >> 16 < k) break; /* the helper was not scheduled in time */
         const uint64_t t = vsym_util_time_ns() - t0;
         /* Counts where this thread stayed on its CPU and the helper ran on another. */
-        if (sched_getcpu() == cpu && (int)(pong & 0xffff) != cpu && t < THREAD_RTT_VALID_NS) {
+        if (sched_getcpu() == cpu && (int)(pong & 0xffff) != cpu && t < VSYM_UTIL_RTT_VALID_NS) {
             /* (kept in order: the median below) */
             int j = nv++;
             for (; j > 0 && valid[j - 1] > t; j--)

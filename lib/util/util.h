@@ -165,6 +165,9 @@ void vsym_util_core_per_rank_force(int yes);
  * thread, or the helper not running within 1 ms (its CPU busy). Costs 0.1-0.3 ms on the 2-core
  * AMD guest, mostly the helper's start on the other CPU. */
 uint64_t vsym_util_thread_line_rtt(void);
+/* A line round trip's longest time that counts (ns): longer rounds went through the scheduler
+ * (the thread probe's and the collectives' rank-to-rank one alike). */
+#define VSYM_UTIL_RTT_VALID_NS 5000
 
 /* One poll of a spin loop: x86's pause (it spares the pipeline's memory-order flush when the
  * word changes, and a sibling hardware thread's share of the core), except where
