@@ -400,13 +400,23 @@ static size_t seg_lo(size_t m, int n, int k)
 }
 
 /* Copy blocks b = 0..nb-1 of m elements (at element offset off of blocks of n) into the
- * current barrier region, block b at b*m. */
+ * current barrier region, block b at b*m; but elements [hole_lo, hole_hi) of block hole_b (none
+ * where hole_b >= nb). */
 static void publish_blocks(vsym_coll_t *c, const char *in, size_t nb, size_t n, size_t off,
-                           size_t m, size_t es)
+                           size_t m, size_t es, size_t hole_b, size_t hole_lo, size_t hole_hi)
 {
     char *buf = vsym_coll_bar_buf(c);
-    for (size_t b = 0; b < nb; b++)
-        vsym_util_copy_publish(buf + b * m * es, in + (b * n + off) * es, m * es);
+    for (size_t b = 0; b < nb; b++) {
+        char *dst = buf + b * m * es;
+        const char *src = in + (b * n + off) * es;
+        if (b != hole_b) {
+            vsym_util_copy_publish(dst, src, m * es);
+            continue;
+        }
+        if (hole_lo > 0) vsym_util_copy_publish(dst, src, hole_lo * es);
+        if (hole_hi < m)
+            vsym_util_copy_publish(dst + hole_hi * es, src + hole_hi * es, (m - hole_hi) * es);
+    }
 }
 
 /* One-shot: one exchange; each rank reduces, in a fixed order, the sources it needs.
@@ -453,7 +463,7 @@ static vsym_status_t run_oneshot(vsym_fused_t *f, vsym_fused_op_t op, const char
             }
             VSYM_TRY(vsym_coll_xch(c, blk, len, reg, got));
         } else if (!ll) {
-            publish_blocks(c, in, nb, n, off, m, es);
+            publish_blocks(c, in, nb, n, off, m, es, nb, 0, 0);
             VSYM_TRY(vsym_coll_bar_sync(c));
         }
         for (size_t d = 0; d < ob; d++) {
@@ -510,21 +520,7 @@ static vsym_status_t run_twophase(vsym_fused_t *f, vsym_fused_op_t op, const cha
     for (size_t off = 0; off < n; off += maxe) {
         size_t m = n - off < maxe ? n - off : maxe, len = m * es;
         size_t lo = seg_lo(m, nseg, myseg), hi = seg_lo(m, nseg, myseg + 1);
-        if (own) {
-            char *buf = vsym_coll_bar_buf(c);
-            for (size_t b = 0; b < nb; b++) {
-                const char *src = in + (b * n + off) * es;
-                char *dst = buf + b * len;
-                if (b != own_blk) {
-                    vsym_util_copy_publish(dst, src, len);
-                    continue;
-                }
-                if (lo > 0) vsym_util_copy_publish(dst, src, lo * es);
-                if (hi < m) vsym_util_copy_publish(dst + hi * es, src + hi * es, (m - hi) * es);
-            }
-        } else {
-            publish_blocks(c, in, nb, n, off, m, es);
-        }
+        publish_blocks(c, in, nb, n, off, m, es, own ? own_blk : nb, lo, hi);
         VSYM_TRY(vsym_coll_bar_sync(c));
         int ns = 0;
         const char *p;
