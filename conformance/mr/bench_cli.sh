@@ -238,15 +238,16 @@ EOF
 compare)
   with_references
   "$root/benches/peers/compare" --build "$build" --quick -b 8 -e 1M -f 32 --coll \
-    --coll-max 256K --out "$work/c" > "$work/out" 2> "$work/err" ||
+    --coll-max 256K --bound-min 256K --out "$work/c" > "$work/out" 2> "$work/err" ||
     fail "compare: $(cat "$work/out" "$work/err")"
   cat "$work/out"
   grep -q "vsym/OSHMEM" "$work/out" || fail "no vsym/OSHMEM column"
   grep -q "vsym/memcpy" "$work/out" || fail "no vsym/memcpy column"
   [ -s "$work/c/compare.jsonl" ] || fail "no compare.jsonl"
   # The collectives against Open MPI: a row per size (8 B, 256 B, 8 KiB, 256 KiB) in each table,
-  # every time and ratio a number; the all-reduce's bound fractions; then the same tables with src
-  # rewritten before each call (--touch: 32 KiB and 512 KiB, no bound); no wrong value recorded.
+  # every time and ratio a number; the all-reduce's bound fractions from 256 KiB, measured back to
+  # back in a table of their own; then the same tables with src rewritten before each call
+  # (--touch: 32 KiB and 512 KiB, no bound); no wrong value recorded.
   python3 - "$work/out" "$work/c/compare.jsonl" <<'EOF' || exit 1
 import json, re, sys
 text = open(sys.argv[1]).read()
@@ -266,7 +267,7 @@ for suite, mode, title, hdr, rows in tables:
     sizes = [32768, 524288] if touch else [8, 256, 8192, 262144]
     if [int(r[0]) for r in rows] != sizes:
         sys.exit(f"FAIL: {suite} {mode} {title}: sizes {[r[0] for r in rows]}, expected {sizes}")
-    if "vsym/MPI" not in cols or (suite == "allreduce" and not touch) != ("bound" in cols):
+    if "vsym/MPI" not in cols or "bound" in cols:
         sys.exit(f"FAIL: {suite} {mode} {title}: columns {cols}")
     if cols[-1] != "cores":
         sys.exit(f"FAIL: {suite} {mode} {title}: columns {cols}, the last not cores")
@@ -274,7 +275,22 @@ for suite, mode, title, hdr, rows in tables:
         if len(r) != len(cols) or any(float(x) < 0 for x in r[:-1]) or \
                 0 in map(float, r[1:4]) or not re.fullmatch(r"[fn]{3}", r[-1]):
             sys.exit(f"FAIL: {suite} {mode}: row {r} (columns {cols})")
+bound = re.findall(r"^## allreduce, 2 ranks, f32: fraction of the memory-bandwidth bound, each "
+                   r"size measured back to back\n(?:#.*\n)+(.*)\n((?:\s+\d+ .*\n)+)", text, re.M)
+if len(bound) != 1:
+    sys.exit(f"FAIL: {len(bound)} tables of the all-reduce's bound, 1 expected")
+cols, rows = bound[0][0].split(), [r.split() for r in bound[0][1].strip().split("\n")]
+if [(r[0], r[1]) for r in rows] != [("262144", "out-of-place"), ("262144", "in-place")] or \
+        any(len(r) != len(cols) or not all(float(x) > 0 for x in r[2:-1]) or
+            not re.fullmatch(r"[fn]{2}", r[-1]) for r in rows):
+    sys.exit(f"FAIL: the bound's rows {rows} (columns {cols})")
 recs = [json.loads(l) for l in open(sys.argv[2])]
+bd = [r for r in recs if r.get("pass") == "bound"]
+recs = [r for r in recs if r.get("pass") != "bound"]
+if sorted((r["tool"], r.get("copy", "-")) for r in bd if r["op"] in ("memcpy", "allreduce")) != \
+        [("memcpy-bench", "alone"), ("memcpy-bench", "loaded")] + [("vsym-bench", "-")] * 4 or \
+        any(r.get("wrong", 0) != 0 or r["size"] != 262144 for r in bd):
+    sys.exit(f"FAIL: the bound's records {[(r['tool'], r['op'], r['mode']) for r in bd]}")
 ar = [r for r in recs if r.get("tool") == "vsym-bench" and r["suite"] == "allreduce"]
 art = [r for r in ar if r.get("touch") is True]
 mpi = [r for r in recs if r.get("tool") == "mpi-coll"]
