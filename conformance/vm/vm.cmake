@@ -34,12 +34,17 @@ list(REMOVE_DUPLICATES vm_mr)
 list(REMOVE_DUPLICATES vm_verbs)
 # Settings (-D on the cmake command line overrides them):
 #   VSYM_VM_TEST_TIMEOUT   seconds each conformance binary may take in the VM
+#   VSYM_VM_FULL_TEST_TIMEOUT  the same in the *_full groups (the whole collective matrix: 4
+#                          ranks of coll_ops took 241 s of emulated CPU in vm_vnodes_2x2_full)
 #   VSYM_VM_GROUP_TIMEOUT  seconds one VM group (boot included) may take
 #   VSYM_VM_ENV            VAR=VALUE settings of every VM group. The guest has 2 GiB and verbs
 #                          pins every registered heap: 4 ranks of the default 512 MiB heap would
 #                          not fit (and pinning it costs a minute of emulated CPU); tests need less.
 if(NOT VSYM_VM_TEST_TIMEOUT)
   set(VSYM_VM_TEST_TIMEOUT 240)
+endif()
+if(NOT VSYM_VM_FULL_TEST_TIMEOUT)
+  set(VSYM_VM_FULL_TEST_TIMEOUT 480)
 endif()
 if(NOT VSYM_VM_GROUP_TIMEOUT)
   set(VSYM_VM_GROUP_TIMEOUT 1200)
@@ -91,8 +96,10 @@ function(vm_group name)
   # The default groups test the transport: the collective tests take fewer dtypes and sizes
   # there (VSYM_TEST_SCOPE=transport); the *_full groups run the whole matrix.
   set(scope VSYM_TEST_SCOPE=transport)
+  set(bin_timeout ${VSYM_VM_TEST_TIMEOUT})
   if(G_FULL)
     set(scope VSYM_TEST_SCOPE=full)
+    set(bin_timeout ${VSYM_VM_FULL_TEST_TIMEOUT})
   endif()
   # VSYM_TEST_ENV (LeakSanitizer's suppressions of the PMIx library's leaks, for sanitizer
   # builds) reaches the ranks in the guest too.
@@ -102,7 +109,7 @@ function(vm_group name)
   if(bins)
     add_test(NAME ${name}
              COMMAND ${VSYM_SOFTROCE} --nodes ${G_NODES} --mem 4096 --timeout ${vm_inner_timeout} ${envs}
-                     -- ${vm_dir}/run-group -n ${G_NP} --timeout ${VSYM_VM_TEST_TIMEOUT}
+                     -- ${vm_dir}/run-group -n ${G_NP} --timeout ${bin_timeout}
                         --logs ${CMAKE_CURRENT_BINARY_DIR}/vm-logs/${name} -- ${bins}
              WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   else()
