@@ -34,8 +34,8 @@ list(REMOVE_DUPLICATES vm_mr)
 list(REMOVE_DUPLICATES vm_verbs)
 # Settings (-D on the cmake command line overrides them):
 #   VSYM_VM_TEST_TIMEOUT   seconds each conformance binary may take in the VM
-#   VSYM_VM_FULL_TEST_TIMEOUT  the same in the *_full groups (the whole collective matrix: 4
-#                          ranks of coll_ops took 241 s of emulated CPU in vm_vnodes_2x2_full)
+#   VSYM_VM_FULL_TEST_TIMEOUT  the same in the *_full groups (the whole collective matrix:
+#                          coll_ops at 4 ranks on 2 pretend nodes ran past 240 s there)
 #   VSYM_VM_GROUP_TIMEOUT  seconds one VM group (boot included) may take
 #   VSYM_VM_ENV            VAR=VALUE settings of every VM group. The guest has 2 GiB and verbs
 #                          pins every registered heap: 4 ranks of the default 512 MiB heap would
