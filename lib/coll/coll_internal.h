@@ -213,12 +213,11 @@ vsym_status_t vsym_coll_ll_begin(vsym_coll_t *c, int publishes, uint64_t *seq_p)
 void vsym_coll_ll_end(vsym_coll_t *c, uint64_t seq, int all_read);
 /* Publish len bytes of src for call seq (from vsym_coll_ll_begin). */
 void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t len);
-/* Wait for rank r's len bytes of call seq and unpack them into c->ll_tmp + r * LL_MAX. */
-vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int r, uint64_t seq, size_t len);
-/* The same for bytes [off, off + len) of rank r's publication of total bytes only (whole lines of
- * 56 bytes around them land at the same offsets of c->ll_tmp + r * LL_MAX). */
-vsym_status_t vsym_coll_ll_fetch_range(vsym_coll_t *c, int r, uint64_t seq, size_t total,
-                                       size_t off, size_t len);
+/* Wait for bytes [off, off + len) of the publication of total bytes of call seq of rank peer, or
+ * of every rank but this one (peer -1), and unpack them into c->ll_tmp + r * LL_MAX for each rank
+ * r (whole lines of 56 bytes around them, at the same offsets). */
+vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int peer, uint64_t seq, size_t total, size_t off,
+                                 size_t len);
 
 /* Push exchange, for teams with peers out of load/store reach (verbs): every rank puts blk[r]
  * (len bytes, len <= c->xch_max) into rank r's landing slot for it, the put carrying a counter
