@@ -228,8 +228,7 @@ static void factorisation(int ltp, int itp)
 /* Autotune writes the table for this topology and host; a new handler loads it. */
 /* The mode AUTO picks without a table (the rule in fused.c): across nodes the baseline (TP then
  * DP); on one node, at most 8 ranks, both fused pairs in one exchange up to 256 B of input with a
- * core per rank and 16 KiB where ranks share cores (reduce-scatter + all-reduce at more ranks too
- * where TP is 2); above, all-reduce + all-gather through the
+ * core per rank and 16 KiB where ranks share cores; above, all-reduce + all-gather through the
  * baseline up to 2 KiB and in two shots beyond, reduce-scatter + all-reduce through the baseline
  * up to 512 KiB (at every size with more than 8 ranks) and in two shots beyond. */
 static void untuned_rule(vsym_fused_t *f)
@@ -259,7 +258,7 @@ static void untuned_rule(vsym_fused_t *f)
         {VSYM_FUSED_ALLREDUCE_ALLGATHER, 2048,
          wn <= 8 && one_max >= 4096 ? VSYM_FUSED_ONESHOT : two},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max / (size_t)(2 * dp),
-         wn <= 8 || wn / dp == 2 ? VSYM_FUSED_ONESHOT : (base ? VSYM_FUSED_BASELINE : two)},
+         wn <= 8 ? VSYM_FUSED_ONESHOT : (base ? VSYM_FUSED_BASELINE : two)},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max / (size_t)(2 * dp) + 1,
          base ? VSYM_FUSED_BASELINE : two},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(256u << 10) / (size_t)dp, /* 512 KiB */

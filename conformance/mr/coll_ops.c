@@ -479,12 +479,18 @@ static void t_symmetric_gathers(vsym_team_t *team, int remote)
                                                             a2a ? (size_t)me * count + j : j, k));
                     }
                     size_t bytes = a2a || rs ? (size_t)n * len : len;
+                    /* Small ones through the low-latency protocol where AUTO or one-shot */
+                    const int ll =
+                        direct && n > 1 &&
+                        (algos[ai] == VSYM_COLL_AUTO || algos[ai] == VSYM_COLL_ONESHOT) &&
+                        vsym_coll_blk_ll_usable(c, bytes);
                     const char *path = n == 1                                ? "copy"
                                        : algos[ai] == VSYM_COLL_RING && !a2a ? "ring"
                                        : !direct                             ? "oneshot-exchange"
                                        : algos[ai] == VSYM_COLL_AUTO && bytes >= 4096
                                            ? "symmetric-in-place"
-                                           : "oneshot";
+                                       : ll ? "oneshot-ll"
+                                            : "oneshot";
                     char what[160];
                     snprintf(what, sizeof(what), "symmetric buffers: %s%s %s %s count %zu",
                              vsym_coll_kind_name(kind), inplace ? " in place" : "",
@@ -791,23 +797,61 @@ static void t_line_rtt(vsym_team_t *team)
 
 /* The low-latency protocol without barriers: 6000 calls back to back, broadcasts from one root
  * for a while (which may then run up to 7 calls ahead of its slowest reader), from rotating roots,
- * and all-reduces in between, sizes of 1 to 64 elements (every fifth broadcast 200 to 1099,
- * across the broadcast's limit of 1 or 2 KiB), every value depending on the call, every result
- * checked on every rank. A root that rewrote its region while a rank still read it, or a reader
- * that took an older call's units, gives wrong values. */
+ * and all-reduces, all-gathers, reduce-scatters and all-to-alls in between, sizes of 1 to 64
+ * elements (every fifth broadcast 200 to 1099, across the broadcast's limit of 1 or 2 KiB; 1 to
+ * 16 a block for the reduce-scatter and all-to-all), every value depending on the call, every
+ * result checked on every rank. A root that rewrote its region while a rank still read it, or a
+ * reader that took an older call's units, gives wrong values. */
 static void t_ll_stress(vsym_team_t *team)
 {
     int me = vsym_team_rank(team), n = vsym_team_size(team), ll_calls = 0;
     vsym_coll_t *c;
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
-    static float buf[1100], out[64];
+    static float buf[1100], out[1100];
     for (int i = 0; i < 6000; i++) {
-        int phase = (i / 500) % 3; /* one root; rotating roots; broadcasts and all-reduces */
+        int phase = (i / 500) % 3; /* one root; rotating roots; broadcasts and the others */
         int bcast = phase < 2 || i % 3 != 0, root = phase == 0 ? (i / 500) % n : (i * 7) % n;
         int count = bcast && i % 5 == 0 ? 200 + (i * 13) % 900 : 1 + (i * 13) % 64;
-        ll_calls += bcast ? vsym_coll_bc_ll_usable(c, (size_t)count * 4)
-                          : vsym_coll_ll_usable(c, (size_t)count * 4);
-        if (bcast) {
+        /* not a broadcast: an all-reduce, all-gather, reduce-scatter or all-to-all */
+        int kind = (i / 3) % 4, blk = 1 + (i * 13) % 16, base = i % 1000;
+        ll_calls += bcast       ? vsym_coll_bc_ll_usable(c, (size_t)count * 4)
+                    : kind == 0 ? vsym_coll_ll_usable(c, (size_t)count * 4)
+                    : kind == 1 ? vsym_coll_blk_ll_usable(c, (size_t)count * 4)
+                                : vsym_coll_blk_ll_usable(c, (size_t)(n * blk) * 4);
+        if (!bcast && kind >= 2) {
+            /* block r of src for rank r: base + k + 7 r + 100 me */
+            for (int r = 0; r < n; r++)
+                for (int k = 0; k < blk; k++)
+                    buf[r * blk + k] = (float)(base + k + 7 * r + 100 * me);
+            if (kind == 2)
+                VSYM_CHECK_OK(vsym_coll_reduce_scatter(c, buf, out, (size_t)blk, VSYM_DTYPE_F32,
+                                                       VSYM_RED_SUM, VSYM_COLL_AUTO));
+            else
+                VSYM_CHECK_OK(
+                    vsym_coll_alltoall(c, buf, out, (size_t)blk, VSYM_DTYPE_F32, VSYM_COLL_AUTO));
+            for (int r = 0; r < (kind == 2 ? 1 : n); r++)
+                for (int k = 0; k < blk; k++) {
+                    float want = kind == 2
+                                     ? (float)(n * (base + k + 7 * me) + 100 * n * (n - 1) / 2)
+                                     : (float)(base + k + 7 * me + 100 * r);
+                    VSYM_CHECK(out[r * blk + k] == want,
+                               "low-latency stress, call %d: %s of %d a block: element %d of "
+                               "block %d is %g, expected %g",
+                               i, kind == 2 ? "reduce-scatter" : "all-to-all", blk, k, r,
+                               (double)out[r * blk + k], (double)want);
+                }
+        } else if (!bcast && kind == 1) {
+            for (int k = 0; k < count; k++)
+                buf[k] = (float)(base + k + 100 * me);
+            VSYM_CHECK_OK(
+                vsym_coll_allgather(c, buf, out, (size_t)count, VSYM_DTYPE_F32, VSYM_COLL_AUTO));
+            for (int r = 0; r < n; r++)
+                for (int k = 0; k < count; k++)
+                    VSYM_CHECK(out[r * count + k] == (float)(base + k + 100 * r),
+                               "low-latency stress, call %d: all-gather of %d: element %d of "
+                               "rank %d is %g, expected %d",
+                               i, count, k, r, (double)out[r * count + k], base + k + 100 * r);
+        } else if (bcast) {
             for (int k = 0; k < count; k++)
                 buf[k] = me == root ? (float)(i * 64 + k) : -1.0f;
             VSYM_CHECK_OK(vsym_coll_broadcast(c, buf, buf, (size_t)count, VSYM_DTYPE_F32, root,
@@ -1018,13 +1062,21 @@ static void kind_paths(vsym_coll_t *c, int n, int direct, float *x)
 {
     const char *one = direct ? "oneshot" : "oneshot-exchange";
     const int pow2 = (n & (n - 1)) == 0;
-    expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_AUTO, one, "auto");
+    /* 4 f32 a block: AUTO's one-shot through the low-latency protocol where it takes them (the
+     * all-gather's 16 B a rank, the others' n blocks); the forced others through the scratch */
+    const char *ag_ll = direct && vsym_coll_blk_ll_usable(c, 16) ? "oneshot-ll" : one;
+    const char *blk_ll = direct && vsym_coll_blk_ll_usable(c, 16 * (size_t)n) ? "oneshot-ll" : one;
+    expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_AUTO, ag_ll, "auto");
+    expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_ONESHOT, ag_ll,
+                     "one-shot");
+    expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + 64, 4, VSYM_COLL_AUTO, blk_ll, "auto");
     expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_TWOSHOT, one, "two-shot");
     expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_HIER, one, "HIER");
     expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_RING, "ring", "ring");
     expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + 64, 4, VSYM_COLL_RD, pow2 ? "rd" : "ring",
                      "rd");
-    expect_kind_path(c, VSYM_COLL_KIND_REDUCE_SCATTER, x, x + 64, 4, VSYM_COLL_AUTO, one, "auto");
+    expect_kind_path(c, VSYM_COLL_KIND_REDUCE_SCATTER, x, x + 64, 4, VSYM_COLL_AUTO, blk_ll,
+                     "auto");
     expect_kind_path(c, VSYM_COLL_KIND_REDUCE_SCATTER, x, x + 64, 4, VSYM_COLL_RD, one, "rd");
     expect_kind_path(c, VSYM_COLL_KIND_REDUCE_SCATTER, x, x + 64, 4, VSYM_COLL_RING, "ring",
                      "ring");

@@ -100,6 +100,7 @@ void vsym_coll_publish_share(const vsym_coll_t *c)
  * scratch near, 1.9-2.1 against 0.6-0.7 far (results/coll/dev-2core-zen4-2026-11-27-stop38). So
  * 256 B at any team size. */
 #define COLL_LL_DEFAULT_MAX 256
+#define COLL_BLK_LL_MAX_2 56 /* vsym_coll_blk_ll_usable between 2 ranks: one line */
 
 /* The broadcast's: a reader reads the root's units alone (n - 1 readers of one region, not every
  * rank every peer's), so beyond 2 ranks it pays up to 1 KiB, and up to 2 KiB with more ranks than
@@ -212,6 +213,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         c->ll_max = ll >= 0 ? (size_t)ll : COLL_LL_DEFAULT_MAX;
         if (c->ll_max > VSYM_COLL_LL_MAX) c->ll_max = VSYM_COLL_LL_MAX;
         c->bc_ll_max = ll >= 0 ? c->ll_max : bc_ll_default_max(c->n);
+        c->blk_ll_max = ll >= 0 || c->n > 2 ? c->ll_max : COLL_BLK_LL_MAX_2;
     }
     c->zc_min = vsym_config_size(VSYM_CFG_COLL_ZEROCOPY_MIN);
     c->all_direct = 1;
@@ -1270,21 +1272,34 @@ static vsym_status_t ar_oneshot(vsym_coll_t *c, const char *src, char *dst, size
     return VSYM_OK;
 }
 
-/* One-shot through the low-latency protocol: no barrier at all. */
-static vsym_status_t ar_ll(vsym_coll_t *c, const char *src, char *dst, size_t count,
-                           vsym_dtype_t dtype, vsym_red_op_t op)
+/* Through the low-latency protocol, no barrier: every rank publishes its src in lines and reads
+ * block me of each peer's as it arrives, or with gather the whole src of each; with dtype
+ * VSYM_DTYPE_COUNT it places what it read from rank r at block r of dst (the all-gather, the
+ * all-to-all), else it reduces them with op in rank order into dst (gather: the all-reduce;
+ * else the reduce-scatter). Every src is read before dst is written (in place or overlapping).
+ * Against the scratch and its barrier (16-core Intel guest, 8 and 16 ranks, medians of 13-14
+ * rounds, time new / old): the all-gather 0.65-0.75 up to 32 B a rank and 0.83-0.99 at 64-256
+ * B, the reduce-scatter 0.52-0.64 and the all-to-all 0.53-0.71 at 64-256 B of src
+ * (results/coll/device-16core-2026-11-28-stop45). */
+static vsym_status_t blocks_ll(vsym_coll_t *c, int gather, const char *src, char *dst, size_t count,
+                               size_t es, vsym_dtype_t dtype, vsym_red_op_t op)
 {
-    size_t len = count * vsym_dtype_size(dtype);
+    const size_t len = count * es, at = gather ? 0 : (size_t)c->me * len;
+    const size_t total = gather ? len : (size_t)c->n * len;
     uint64_t seq;
-    const void *srcs[c->n];
     VSYM_TRY(vsym_coll_ll_begin(c, 1, &seq));
-    vsym_coll_ll_publish(c, seq, src, len);
-    memcpy(c->ll_tmp + (size_t)c->me * VSYM_COLL_LL_MAX, src, len);
-    VSYM_TRY(vsym_coll_ll_fetch(c, -1, seq, len, 0, len));
+    vsym_coll_ll_publish(c, seq, src, total);
+    memcpy(c->ll_tmp + (size_t)c->me * VSYM_COLL_LL_MAX + at, src + at, len);
+    VSYM_TRY(vsym_coll_ll_fetch(c, -1, seq, total, at, len));
     vsym_coll_ll_end(c, seq, 1);
+    const void *srcs[c->n];
     for (int r = 0; r < c->n; r++)
-        srcs[r] = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX;
-    vsym_coll_reduce(dtype, op, dst, srcs, c->n, count);
+        srcs[r] = c->ll_tmp + (size_t)r * VSYM_COLL_LL_MAX + at;
+    if (dtype != VSYM_DTYPE_COUNT)
+        vsym_coll_reduce(dtype, op, dst, srcs, c->n, count);
+    else
+        for (int r = 0; r < c->n; r++)
+            memcpy(dst + (size_t)r * len, srcs[r], len);
     return VSYM_OK;
 }
 
@@ -1638,6 +1653,16 @@ static size_t bc_zerocopy_min(const vsym_coll_t *c)
     return !vsym_util_core_per_rank() ? 65536 : c->n > 8 ? 32768 : 0;
 }
 
+/* The all-gather's (bytes a rank), the reduce-scatter's and the all-to-all's (bytes of src)
+ * through the low-latency protocol: up to VSYM_COLL_LL_MAX, where it is not set 256 B as the
+ * all-reduce, but one line (56 B) between 2 ranks, where the scratch's one barrier costs a round
+ * trip as a line does (2-core AMD host, far, 12 launches each taking turns, time lines /
+ * scratch: one line 0.81-0.93, two to five 0.95-1.19 but for the reduce-scatter of 64 B). */
+int vsym_coll_blk_ll_usable(const vsym_coll_t *c, size_t bytes)
+{
+    return vsym_coll_ll_usable(c, bytes) && bytes <= c->blk_ll_max;
+}
+
 /* Whether a broadcast of bytes runs through the low-latency protocol: up to bc_ll_default_max,
  * or VSYM_COLL_LL_MAX where that is set. */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes)
@@ -1765,19 +1790,21 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
         break;
     case VSYM_COLL_KIND_ALLGATHER:
         zc = zc_src_buf(c, src, dst, blk, n * blk, bytes, algo, chosen);
-        *path_p = zc                                                 ? P_ZEROCOPY
-                  : algo == VSYM_COLL_RD && pow2                     ? P_RD
-                  : algo == VSYM_COLL_RING || algo == VSYM_COLL_RD   ? P_RING
-                  : ag_pcopy_allowed(c, src, dst, blk, algo, chosen) ? P_PCOPY
-                  : c->all_direct                                    ? P_ONESHOT
-                                                                     : P_XCH;
+        *path_p = zc                                                             ? P_ZEROCOPY
+                  : algo == VSYM_COLL_ONESHOT && vsym_coll_blk_ll_usable(c, blk) ? P_LL
+                  : algo == VSYM_COLL_RD && pow2                                 ? P_RD
+                  : algo == VSYM_COLL_RING || algo == VSYM_COLL_RD               ? P_RING
+                  : ag_pcopy_allowed(c, src, dst, blk, algo, chosen)             ? P_PCOPY
+                  : c->all_direct                                                ? P_ONESHOT
+                                                                                 : P_XCH;
         break;
     case VSYM_COLL_KIND_REDUCE_SCATTER:
         zc = zc_src_buf(c, src, dst, n * blk, blk, bytes, algo, chosen);
-        *path_p = zc                       ? P_ZEROCOPY
-                  : algo == VSYM_COLL_RING ? P_RING
-                  : c->all_direct          ? P_ONESHOT
-                                           : P_XCH;
+        *path_p = zc                                                                 ? P_ZEROCOPY
+                  : algo == VSYM_COLL_ONESHOT && vsym_coll_blk_ll_usable(c, n * blk) ? P_LL
+                  : algo == VSYM_COLL_RING                                           ? P_RING
+                  : c->all_direct                                                    ? P_ONESHOT
+                                                                                     : P_XCH;
         break;
     case VSYM_COLL_KIND_BROADCAST:
         /* dst, which every rank passes, decides: the root's src may be anything. */
@@ -1794,7 +1821,8 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
         break;
     default:
         zc = zc_src_buf(c, src, dst, n * blk, n * blk, bytes, algo, chosen);
-        *path_p = zc ? P_ZEROCOPY
+        *path_p = zc                                                                 ? P_ZEROCOPY
+                  : algo == VSYM_COLL_ONESHOT && vsym_coll_blk_ll_usable(c, n * blk) ? P_LL
                   : pcopy_allowed(c, c->pcopy_min, bytes, algo, chosen) &&
                           apart(src, n * blk, dst, n * blk)
                       ? P_PCOPY
@@ -1947,7 +1975,7 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
     case P_ZEROCOPY:
         return ar_zerocopy(c, sb, src, db, dst, count, dtype, op);
     case P_LL:
-        return ar_ll(c, src, dst, count, dtype, op);
+        return blocks_ll(c, 1, src, dst, count, vsym_dtype_size(dtype), dtype, op);
     case P_NODES:
         VSYM_TRY(hier_setup(c));
         return ar_oneshot_nodes(c, src, dst, count, dtype, op);
@@ -2194,6 +2222,8 @@ static vsym_status_t gather_run(vsym_coll_t *c, int blocks, const void *src, voi
                                     : gather_zerocopy(c, sb, src, dst, count, es, blocks);
     case P_PCOPY:
         return gather_pcopy(c, src, dst, count, es, blocks);
+    case P_LL:
+        return blocks_ll(c, !blocks, src, dst, count, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
     case P_XCH:
         return xch_blocks(c, src, dst, count, blocks, es, VSYM_DTYPE_COUNT, VSYM_RED_SUM);
     case P_RD:
@@ -2297,6 +2327,8 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *c, const void *src,
         return rs_zerocopy(c, sb, src, dst, count, dtype, op);
     case P_RING:
         return rs_ring(c, src, dst, count, dtype, op);
+    case P_LL:
+        return blocks_ll(c, 0, src, dst, count, vsym_dtype_size(dtype), dtype, op);
     case P_XCH:
         return xch_blocks(c, src, dst, count, 1, vsym_dtype_size(dtype), dtype, op);
     default:

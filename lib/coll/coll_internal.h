@@ -123,6 +123,7 @@ struct vsym_coll {
     int fast_spin;    /* polls before the backoff starts (0 when oversubscribed) */
     size_t ll_max;    /* largest input per rank sent with the LL protocol (0: never) */
     size_t bc_ll_max; /* largest broadcast sent with it (0: never) */
+    size_t blk_ll_max; /* largest all-gather (a rank's), reduce-scatter, all-to-all (src) */
     size_t zc_min;    /* smallest all-reduce read in place from symmetric buffers */
     size_t pcopy_min; /* smallest all-to-all of ordinary buffers read with process-to-process
                        * copies (0: never) */
@@ -206,6 +207,9 @@ void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes);
 int vsym_coll_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Whether a broadcast of bytes takes it (its own limit, c->bc_ll_max). */
 int vsym_coll_bc_ll_usable(const vsym_coll_t *c, size_t bytes);
+/* Whether an all-gather of bytes a rank, or a reduce-scatter or all-to-all of bytes of src, takes
+ * it (c->blk_ll_max). */
+int vsym_coll_blk_ll_usable(const vsym_coll_t *c, size_t bytes);
 /* Start an LL call on every rank: *seq_p is its sequence number; publishes: whether this rank
  * will publish in it (then it waits, when needed, for the ranks still reading the region). */
 vsym_status_t vsym_coll_ll_begin(vsym_coll_t *c, int publishes, uint64_t *seq_p);

@@ -692,19 +692,19 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      *    KiB, 20-28 launches, paired; results/coll/device-16core-2026-11-27-stop38); else the
      *    baseline up to 2 KiB (at 16 ranks its two small exchanges are faster), then the two-shot
      *    modes, whose bytes per rank shrink with the TP size (1.1-2.4x from 4 KiB at 4-16 ranks);
-     *  - reduce-scatter + all-reduce: one exchange at up to 8 ranks, and beyond where TP is 2, up
-     *    to 256 B of input with a core per rank and 16 KiB where ranks share cores (each rank
-     *    reads one block of each peer; stop 38: 1.13-1.44x the baseline at 128-256 B on 4 and 8
-     *    ranks of the Intel guest, 0.57-0.97x at 512 B-8 KiB; 1.20-1.53x at 128 B-16 KiB on 4
-     *    ranks of the AMD host, 0.76-0.98x from 32 KiB; stop 45, since the exchange waits for
-     *    every peer at once: 16 ranks of the Intel guest, TP 2 x DP 8, 1.16-1.32x at 64-256 B,
-     *    TP 4 and 8 0.90-1.11x; results/coll/device-16core-2026-11-28-stop45), then the
-     *    baseline up to 512 KiB of input (it reads dp + tp
-     *    blocks where the fused modes read W: 0.6-1.0x for them on the 16-core host), then the
-     *    two-shot modes (1.1-1.5x at 1 MiB); with more than 8 ranks the baseline at every size (16
-     *    ranks, 16-core host, two launches: the two-shot mode 0.66-0.96x the baseline, once 1.06,
-     * at 4 KiB-4 MiB for TP 2 and 4, 0.71-0.89x to 256 KiB for TP 8;
-     *    results/coll/device-16core-2026-11-27-stop32). */
+     *  - reduce-scatter + all-reduce: one exchange at up to 8 ranks, up to 256 B of input with a
+     *    core per rank and 16 KiB where ranks share cores (each rank reads one block of each peer;
+     *    stop 38: 1.13-1.44x the baseline at 128-256 B on 4 and 8 ranks of the Intel guest,
+     *    0.57-0.97x at 512 B-8 KiB; 1.20-1.53x at 128 B-16 KiB on 4 ranks of the AMD host,
+     *    0.76-0.98x from 32 KiB; stop 45, with the library's reduce-scatter in the LL protocol
+     *    too: 1.11-1.27x at 64-256 B on 8 ranks, and at 16 ranks 0.86-1.02x, where the one
+     *    exchange had won 1.20-1.37x at TP 2 x DP 8 against the reduce-scatter through the
+     *    scratch; results/coll/device-16core-2026-11-28-stop45), then the baseline up to 512 KiB
+     *    of input (it reads dp + tp blocks where the fused modes read W: 0.6-1.0x for them on the
+     *    16-core host), then the two-shot modes (1.1-1.5x at 1 MiB); with more than 8 ranks the
+     *    baseline at every size (16 ranks, 16-core host, two launches: the two-shot mode
+     *    0.66-0.96x the baseline, once 1.06, at 4 KiB-4 MiB for TP 2 and 4, 0.71-0.89x to 256 KiB
+     *    for TP 8; results/coll/device-16core-2026-11-27-stop32). */
     int single =
         op == VSYM_FUSED_ALLREDUCE || op == VSYM_FUSED_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER;
     int nodes = f->topo.inter_tp_size * f->topo.inter_dp_size;
@@ -726,9 +726,8 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     /* One exchange: where ranks share cores every wait may cost a switch, so it pays longer. */
     const size_t one_max = vsym_util_core_per_rank() ? 256 : 16384;
-    if (bytes <= one_max &&
-        ((f->W <= 8 && op == VSYM_FUSED_ALLREDUCE_ALLGATHER) ||
-         (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && (f->W <= 8 || f->tp == 2))))
+    if (f->W <= 8 && bytes <= one_max &&
+        (op == VSYM_FUSED_ALLREDUCE_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE))
         return VSYM_FUSED_ONESHOT;
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= 2048)
         return has_base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;

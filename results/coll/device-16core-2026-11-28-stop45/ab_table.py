@@ -9,7 +9,7 @@ import os
 import statistics as st
 import sys
 
-ORDER = ["old", "rr", "new", "reprr", "rep", "pf1"]
+ORDER = ["old", "rr", "new", "reprr", "rep", "pf1", "ll"]
 
 
 def med(xs):
@@ -60,6 +60,9 @@ def plain(prefix, mpiprefix, title):
 
 plain("ar", "mpi", "all-reduce f32")
 plain("bc", "mpibc", "broadcast")
+plain("ag", "mpiallgather", "all-gather f32")
+plain("rs", "mpireduce-scatter", "reduce-scatter f32")
+plain("aa", "mpialltoall", "all-to-all f32")
 
 fu = {}
 for b, j in load("fu"):
