@@ -35,7 +35,8 @@ list(REMOVE_DUPLICATES vm_verbs)
 # Settings (-D on the cmake command line overrides them):
 #   VSYM_VM_TEST_TIMEOUT   seconds each conformance binary may take in the VM
 #   VSYM_VM_FULL_TEST_TIMEOUT  the same in the *_full groups (the whole collective matrix:
-#                          coll_ops at 4 ranks on 2 pretend nodes ran past 240 s there)
+#                          coll_ops at 4 ranks on 2 pretend nodes ran past 240 s there, and once
+#                          past 480 s)
 #   VSYM_VM_GROUP_TIMEOUT  seconds one VM group (boot included) may take
 #   VSYM_VM_ENV            VAR=VALUE settings of every VM group. The guest has 2 GiB and verbs
 #                          pins every registered heap: 4 ranks of the default 512 MiB heap would
@@ -44,7 +45,7 @@ if(NOT VSYM_VM_TEST_TIMEOUT)
   set(VSYM_VM_TEST_TIMEOUT 240)
 endif()
 if(NOT VSYM_VM_FULL_TEST_TIMEOUT)
-  set(VSYM_VM_FULL_TEST_TIMEOUT 480)
+  set(VSYM_VM_FULL_TEST_TIMEOUT 600)
 endif()
 if(NOT VSYM_VM_GROUP_TIMEOUT)
   set(VSYM_VM_GROUP_TIMEOUT 1200)
