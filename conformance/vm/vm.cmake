@@ -35,8 +35,9 @@ list(REMOVE_DUPLICATES vm_verbs)
 # Settings (-D on the cmake command line overrides them):
 #   VSYM_VM_TEST_TIMEOUT   seconds each conformance binary may take in the VM
 #   VSYM_VM_FULL_TEST_TIMEOUT  the same in the *_full groups (the whole collective matrix:
-#                          coll_ops at 4 ranks on 2 pretend nodes ran past 240 s there, and once
-#                          past 480 s)
+#                          coll_ops at 4 ranks on 2 pretend nodes took 480-600 s there until its
+#                          symmetric all-reduce's large count ran one dtype per element size
+#                          across nodes: 256 s since; its log shows each step's seconds)
 #   VSYM_VM_GROUP_TIMEOUT  seconds one VM group (boot included) may take
 #   VSYM_VM_ENV            VAR=VALUE settings of every VM group. The guest has 2 GiB and verbs
 #                          pins every registered heap: 4 ranks of the default 512 MiB heap would

@@ -427,21 +427,39 @@ char *vsym_coll_bar_buf(vsym_coll_t *c)
     return c->base + (c->bar_phase & 1) * c->chunk;
 }
 
-/* Wait until the counter *w of team rank r reaches want; the error names the rank and what (a
- * barrier phase, an exchange). */
-static vsym_status_t counter_wait(vsym_coll_t *c, const volatile uint64_t *w, uint64_t want, int r,
-                                  const char *what)
+/* Wait until the counters ws[0..nr-1] (of team ranks rs[]) reach want. Every pending counter is
+ * read in each pass (not one until it arrives, then the next): the reads of the peers' lines
+ * overlap, and a late rank holds up only itself (the all-reduce of symmetric buffers at 4-64 KiB,
+ * whose barrier waits twice a call: 16 ranks of the 16-core Intel guest 0.81-0.97 of the time,
+ * 8 ranks 0.88-1.05; results/coll/device-16core-2026-11-28-stop45). Reorders ws and rs; the error
+ * names the first rank still pending and what was waited for (a barrier phase, an exchange). */
+static vsym_status_t counters_wait(vsym_coll_t *c, const uint64_t **ws, int *rs, int nr,
+                                   uint64_t want, const char *what)
 {
     coll_wait_t cw = coll_wait_start(c, c->fast_spin);
-    while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < want)
+    for (;;) {
+        int k = 0;
+        for (int i = 0; i < nr; i++)
+            if (__atomic_load_n(ws[i], __ATOMIC_ACQUIRE) < want) {
+                ws[k] = ws[i];
+                rs[k++] = rs[i];
+            }
+        if ((nr = k) == 0) return VSYM_OK;
         if (!coll_wait_step(&cw))
             return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
                              "collective %s: timed out after %.2f s waiting for team rank %d "
-                             "(world rank %d) to reach %llu (it is at %llu)",
-                             what, coll_wait_elapsed(&cw), r, vsym_team_world_rank(c->team, r),
-                             (unsigned long long)want,
-                             (unsigned long long)__atomic_load_n(w, __ATOMIC_ACQUIRE));
-    return VSYM_OK;
+                             "(world rank %d) to reach %llu (it is at %llu)%s",
+                             what, coll_wait_elapsed(&cw), rs[0],
+                             vsym_team_world_rank(c->team, rs[0]), (unsigned long long)want,
+                             (unsigned long long)__atomic_load_n(ws[0], __ATOMIC_ACQUIRE),
+                             nr > 1 ? ", and for other ranks" : "");
+    }
+}
+
+static vsym_status_t counter_wait(vsym_coll_t *c, const uint64_t *w, uint64_t want, int r,
+                                  const char *what)
+{
+    return counters_wait(c, &w, &r, 1, want, what);
 }
 
 /* One synchronisation of the barrier model. With load/store access to every peer, a
@@ -454,33 +472,13 @@ vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c)
     if (!c->all_direct) return vsym_signal_barrier(c->scratch, COLL_CH_BARRIER, c->timeout);
     uint64_t want = c->bar_phase + 1;
     __atomic_store_n(c->flag, want, __ATOMIC_RELEASE);
-    /* Every pending peer's counter is read in each pass (not one peer's until it arrives, then
-     * the next's): the reads of the ranks that have arrived overlap, and a late rank holds up
-     * only itself (the all-reduce of symmetric buffers at 4-64 KiB, which waits in it twice a
-     * call: 16 ranks of the 16-core Intel guest 0.81-0.97 of the time, 8 ranks 0.88-1.05; of
-     * ordinary buffers within the noise; results/coll/device-16core-2026-11-28-stop45). */
-    int left = c->n - 1, rs[c->n];
-    for (int i = 0; i < left; i++)
+    int rs[c->n];
+    const uint64_t *ws[c->n];
+    for (int i = 0; i < c->n - 1; i++) {
         rs[i] = (c->me + 1 + i) % c->n;
-    coll_wait_t w = coll_wait_start(c, c->fast_spin);
-    for (;;) {
-        int k = 0;
-        for (int i = 0; i < left; i++)
-            if (__atomic_load_n((const uint64_t *)(const void *)(c->peer[rs[i]] + 4 * c->chunk),
-                                __ATOMIC_ACQUIRE) < want)
-                rs[k++] = rs[i];
-        if ((left = k) == 0) return VSYM_OK;
-        if (!coll_wait_step(&w)) {
-            const uint64_t at = __atomic_load_n(
-                (const uint64_t *)(const void *)(c->peer[rs[0]] + 4 * c->chunk), __ATOMIC_ACQUIRE);
-            return VSYM_FAIL(VSYM_ERR_TIMED_OUT,
-                             "collective barrier (phase counter): timed out after %.2f s waiting "
-                             "for team rank %d (world rank %d) to reach %llu (it is at %llu)%s",
-                             coll_wait_elapsed(&w), rs[0], vsym_team_world_rank(c->team, rs[0]),
-                             (unsigned long long)want, (unsigned long long)at,
-                             left > 1 ? ", and for other ranks" : "");
-        }
+        ws[i] = (const uint64_t *)(const void *)(c->peer[rs[i]] + 4 * c->chunk);
     }
+    return counters_wait(c, ws, rs, c->n - 1, want, "barrier (phase counter)");
 }
 
 vsym_status_t vsym_coll_bar_peer(vsym_coll_t *c, int r, size_t off, size_t len, const char **ptr_p)
@@ -581,13 +579,18 @@ vsym_status_t vsym_coll_ll_begin(vsym_coll_t *c, int publishes, uint64_t *seq_p)
      * rank must have finished that call. ll_min_done is what this rank knows of that without
      * looking; only when it does not suffice are the counters read (and waited for). */
     if (publishes && seq > COLL_LL_SLOTS && c->ll_min_done < seq - COLL_LL_SLOTS) {
+        int rs[c->n];
+        const uint64_t *ws[c->n];
+        for (int i = 0; i < c->n - 1; i++) {
+            rs[i] = (c->me + 1 + i) % c->n;
+            ws[i] = ll_done(c, c->peer[rs[i]]);
+        }
+        VSYM_TRY(counters_wait(c, ws, rs, c->n - 1, seq - COLL_LL_SLOTS,
+                               "low-latency protocol (a reader of this rank's region)"));
         uint64_t low = UINT64_MAX;
-        for (int i = 1; i < c->n; i++) {
-            int r = (c->me + i) % c->n;
-            const uint64_t *w = ll_done(c, c->peer[r]);
-            VSYM_TRY(counter_wait(c, w, seq - COLL_LL_SLOTS, r,
-                                  "low-latency protocol (a reader of this rank's region)"));
-            uint64_t v = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+        for (int r = 0; r < c->n; r++) {
+            if (r == c->me) continue;
+            uint64_t v = __atomic_load_n(ll_done(c, c->peer[r]), __ATOMIC_ACQUIRE);
             if (v < low) low = v;
         }
         c->ll_min_done = low;
@@ -865,13 +868,14 @@ vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, 
     char *own = c->xch_base + xch_slot(c, seq, me);
     memcpy(own, blk[me], len);
     got[me] = own;
-    /* Peers in the order they were sent to from here: the one before this rank first. */
-    for (int i = 1; i < n; i++) {
-        int r = (me + n - i) % n;
-        VSYM_TRY(counter_wait(c, (const uint64_t *)(c->xch_base + xch_counter(c, r)), want, r,
-                              "exchange (arrival counter)"));
-        got[r] = c->xch_base + xch_slot(c, seq, r);
+    int rs[n];
+    const uint64_t *ws[n];
+    for (int i = 0; i < n - 1; i++) {
+        rs[i] = (me + 1 + i) % n;
+        ws[i] = (const uint64_t *)(const void *)(c->xch_base + xch_counter(c, rs[i]));
+        got[rs[i]] = c->xch_base + xch_slot(c, seq, rs[i]);
     }
+    VSYM_TRY(counters_wait(c, ws, rs, n - 1, want, "exchange (arrival counter)"));
     /* The blocks may be rewritten once this returns. */
     return nbi ? vsym_quiet(c->ctx) : VSYM_OK;
 }
