@@ -57,14 +57,25 @@ VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo
 /* A scratch holds four regions of c->chunk bytes, the barrier counter's line, the LL slots
  * (COLL_LL_BYTES) and the LL done counter's line. base: a rank's memory of it. */
 #define COLL_LL_BYTES (COLL_LL_SLOTS * 2 * (size_t)VSYM_COLL_LL_MAX)
+static size_t ll_slots_off(const vsym_coll_t *c)
+{
+    return 4 * c->chunk + 64;
+}
+
 static char *ll_slots(const vsym_coll_t *c, char *base)
 {
-    return base + 4 * c->chunk + 64;
+    return base + ll_slots_off(c);
+}
+
+/* The offset in a rank's scratch of its count of LL calls read to the end. */
+static size_t ll_done_off(const vsym_coll_t *c)
+{
+    return ll_slots_off(c) + COLL_LL_BYTES;
 }
 
 static uint64_t *ll_done(const vsym_coll_t *c, char *base)
 {
-    return (uint64_t *)(ll_slots(c, base) + COLL_LL_BYTES);
+    return (uint64_t *)(void *)(base + ll_done_off(c));
 }
 
 /* The line after: in rank 0's scratch, the team's record of the last far publish probe and of
@@ -462,6 +473,19 @@ static vsym_status_t counter_wait(vsym_coll_t *c, const uint64_t *w, uint64_t wa
     return counters_wait(c, &w, &r, 1, want, what);
 }
 
+/* Wait until the counter at byte offset off of every other rank's scratch (load/store reach to
+ * every peer) reaches want. */
+static vsym_status_t peers_wait(vsym_coll_t *c, size_t off, uint64_t want, const char *what)
+{
+    int rs[c->n];
+    const uint64_t *ws[c->n];
+    for (int i = 0; i < c->n - 1; i++) {
+        rs[i] = (c->me + 1 + i) % c->n;
+        ws[i] = (const uint64_t *)(const void *)(c->peer[rs[i]] + off);
+    }
+    return counters_wait(c, ws, rs, c->n - 1, want, what);
+}
+
 /* One synchronisation of the barrier model. With load/store access to every peer, a
  * monotonic phase counter per rank replaces the signal pad: publishing is one release store,
  * and waiting reads each peer's counter (it never needs resetting, so nothing is consumed).
@@ -472,13 +496,7 @@ vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c)
     if (!c->all_direct) return vsym_signal_barrier(c->scratch, COLL_CH_BARRIER, c->timeout);
     uint64_t want = c->bar_phase + 1;
     __atomic_store_n(c->flag, want, __ATOMIC_RELEASE);
-    int rs[c->n];
-    const uint64_t *ws[c->n];
-    for (int i = 0; i < c->n - 1; i++) {
-        rs[i] = (c->me + 1 + i) % c->n;
-        ws[i] = (const uint64_t *)(const void *)(c->peer[rs[i]] + 4 * c->chunk);
-    }
-    return counters_wait(c, ws, rs, c->n - 1, want, "barrier (phase counter)");
+    return peers_wait(c, 4 * c->chunk, want, "barrier (phase counter)");
 }
 
 vsym_status_t vsym_coll_bar_peer(vsym_coll_t *c, int r, size_t off, size_t len, const char **ptr_p)
@@ -579,14 +597,8 @@ vsym_status_t vsym_coll_ll_begin(vsym_coll_t *c, int publishes, uint64_t *seq_p)
      * rank must have finished that call. ll_min_done is what this rank knows of that without
      * looking; only when it does not suffice are the counters read (and waited for). */
     if (publishes && seq > COLL_LL_SLOTS && c->ll_min_done < seq - COLL_LL_SLOTS) {
-        int rs[c->n];
-        const uint64_t *ws[c->n];
-        for (int i = 0; i < c->n - 1; i++) {
-            rs[i] = (c->me + 1 + i) % c->n;
-            ws[i] = ll_done(c, c->peer[rs[i]]);
-        }
-        VSYM_TRY(counters_wait(c, ws, rs, c->n - 1, seq - COLL_LL_SLOTS,
-                               "low-latency protocol (a reader of this rank's region)"));
+        VSYM_TRY(peers_wait(c, ll_done_off(c), seq - COLL_LL_SLOTS,
+                            "low-latency protocol (a reader of this rank's region)"));
         uint64_t low = UINT64_MAX;
         for (int r = 0; r < c->n; r++) {
             if (r == c->me) continue;
