@@ -136,6 +136,7 @@ struct vsym_coll {
     uint64_t buf_made;     /* buffers made (and views shared) so far: the next one's serial */
     uint64_t ll_seq;       /* low-latency (LL) calls so far */
     uint64_t ll_min_done;  /* every peer has finished at least this many LL calls */
+    size_t ll_lines_last;  /* lines the last LL publication of this rank took */
     size_t xch_max;        /* largest block per peer of the push exchange (0: none) */
     vsym_obj_t *xch;       /* its landing slots, then its counters; made at first use */
     char *xch_base;        /* this rank's memory of xch */
