@@ -678,8 +678,10 @@ vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int peer, uint64_t seq, size_t 
      * ranks. Asking for every missing line (tried) lost at 5 lines and more (256 B 1.06-1.18x,
      * the broadcast's 1 KiB 1.24-1.39x): the readers then hold copies of lines the writer has yet
      * to store, which each store must take back. A copy of the publication per reader, so that no
-     * line has more than one reader (tried), took 1.1-3.2x the time.
-     * results/coll/device-16core-2026-11-28-stop45. */
+     * line has more than one reader (tried), took 1.1-3.2x the time (stop 45), and 1.1-2.7x at
+     * 16-256 B on 4-16 ranks (the broadcast up to 5.6x) with the writer also taking the next
+     * call's copies for writing ahead (stop 47): the stores of the copies cost more than readers
+     * sharing a line. results/coll/device-16core-2026-11-28-stop45, -stop47. */
     coll_wait_t w = coll_wait_start(c, c->fast_spin);
     for (;;) {
         for (int i = 0; i < left; i++)
