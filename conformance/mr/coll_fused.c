@@ -244,7 +244,9 @@ static void untuned_rule(vsym_fused_t *f)
         (modes & (1u << VSYM_FUSED_FEWEST_BYTES))
             ? VSYM_FUSED_FEWEST_BYTES
             : ((modes & (1u << VSYM_FUSED_TWOSHOT)) ? VSYM_FUSED_TWOSHOT : VSYM_FUSED_ONESHOT);
-    const size_t one_max = vsym_util_core_per_rank() ? 256 : 16384; /* input bytes */
+    /* input bytes in one exchange: all-reduce + all-gather of ordinary buffers, the others */
+    const size_t one_max = vsym_util_core_per_rank() ? 256 : 65536,
+                 one_max2 = vsym_util_core_per_rank() ? 256 : 32768;
     const vsym_fused_mode_t small = base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
     struct {
         vsym_fused_op_t op;
@@ -257,9 +259,9 @@ static void untuned_rule(vsym_fused_t *f)
         {VSYM_FUSED_ALLREDUCE_ALLGATHER, one_max / 2 + 1, one_max < 2048 ? small : two},
         {VSYM_FUSED_ALLREDUCE_ALLGATHER, 2048,
          wn <= 8 && one_max >= 4096 ? VSYM_FUSED_ONESHOT : two},
-        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max / (size_t)(2 * dp),
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max2 / (size_t)(2 * dp),
          wn <= 8 ? VSYM_FUSED_ONESHOT : (base ? VSYM_FUSED_BASELINE : two)},
-        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max / (size_t)(2 * dp) + 1,
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max2 / (size_t)(2 * dp) + 1,
          base ? VSYM_FUSED_BASELINE : two},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(256u << 10) / (size_t)dp, /* 512 KiB */
          base ? VSYM_FUSED_BASELINE : two},
@@ -276,8 +278,9 @@ static void untuned_rule(vsym_fused_t *f)
                    vsym_fused_mode_name(m), vsym_fused_mode_name(want));
     }
     /* Symmetric buffers that every rank reaches: the two-shot modes (in place) from 4 KiB of
-     * input on one node (reduce-scatter + all-reduce on more than 8 ranks of TP 2: from 16 KiB);
-     * below, and for ordinary buffers, the rule above. */
+     * input on one node (reduce-scatter + all-reduce on more than 8 ranks of TP 2: from 16 KiB)
+     * but where one exchange is taken (at most 8 ranks, up to one_max2); else, and for ordinary
+     * buffers, the rule above. */
     const int in_place = nodes == 1 && !transport_scope;
     char *si, *so, heap[16];
     VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 16, (void **)&si));
@@ -290,7 +293,8 @@ static void untuned_rule(vsym_fused_t *f)
                 vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
             const size_t sym_min =
                 op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && wn > 8 && wn / dp == 2 ? 16384 : 4096;
-            vsym_fused_mode_t want = in_place && bytes >= sym_min ? two : plain;
+            const int one = wn <= 8 && bytes <= one_max2;
+            vsym_fused_mode_t want = in_place && bytes >= sym_min && !one ? two : plain;
             vsym_fused_mode_t m =
                 vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, si, so, n, VSYM_DTYPE_BF16);
             VSYM_CHECK(m == want, "%s, %zu bytes, symmetric buffers, untuned: %s, expected %s",

@@ -686,14 +686,15 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      *    wait on the network fewest times (Soft-RoCE VM, 2 nodes x 2 ranks: 4.8-23 ms against
      *    6.0-35 ms for one-shot and 9.7-34 ms for two-shot at 1 KiB and 64 KiB);
      *  - all-reduce + all-gather: one exchange where at most 8 ranks read each other, up to 256 B
-     *    of input with a core per rank and 16 KiB where ranks share cores (stop 38: 16-core Intel
-     *    guest, 4 and 8 ranks, 1.04-1.36x the baseline at 128-256 B, 0.80-1.01x at 512 B-2 KiB,
+     *    of input with a core per rank and, where ranks share cores, 64 KiB (32 KiB in place; stop
+     *    47, below; before it 16 KiB from these runs of stop 38: 16-core Intel guest, 4 and 8
+     *    ranks, 1.04-1.36x the baseline at 128-256 B, 0.80-1.01x at 512 B-2 KiB,
      *    six rounds; 2-core AMD host, 4 ranks, 1.20-1.74x at 128 B-16 KiB, 1.04-1.23x at 32-128
      *    KiB, 20-28 launches, paired; results/coll/device-16core-2026-11-27-stop38); else the
      *    baseline up to 2 KiB (at 16 ranks its two small exchanges are faster), then the two-shot
      *    modes, whose bytes per rank shrink with the TP size (1.1-2.4x from 4 KiB at 4-16 ranks);
      *  - reduce-scatter + all-reduce: one exchange at up to 8 ranks, up to 256 B of input with a
-     *    core per rank and 16 KiB where ranks share cores (each rank reads one block of each peer;
+     *    core per rank and 32 KiB where ranks share cores (each rank reads one block of each peer;
      *    stop 38: 1.13-1.44x the baseline at 128-256 B on 4 and 8 ranks of the Intel guest,
      *    0.57-0.97x at 512 B-8 KiB; 1.20-1.53x at 128 B-16 KiB on 4 ranks of the AMD host,
      *    0.76-0.98x from 32 KiB; stop 45, with the library's reduce-scatter in the LL protocol
@@ -717,6 +718,21 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * 16 KiB-1 MiB, 1.0-1.5x at 4 KiB; but reduce-scatter + all-reduce from 16 KiB on more
      * than 8 ranks of TP 2 (16 ranks, TP 2 x DP 8, 4 KiB: 0.77-0.96x the baseline in six
      * launches of stops 31-32, 1.02-1.37x from 16 KiB). */
+    /* One exchange: where ranks share cores every wait may cost a switch, so it pays longer, in
+     * place buffers too: up to 32 KiB of input, 64 KiB for all-reduce + all-gather of ordinary
+     * buffers. 2-core Zen 5 host, 4 ranks (2 x 2), f32, two runs (6 and 5 launches), medians, the
+     * baseline's time over the one-shot's and over the two-shot's at 4-32 KiB: in place buffers
+     * 1.68-2.18 against 1.06-1.76 (64 KiB: 1.63 and 1.71 against 2.24 and 1.71); ordinary
+     * buffers 1.02-1.59 against 0.69-0.91; all-reduce + all-gather of ordinary buffers at 64 KiB
+     * 1.21-1.22 against 1.04, at 128 KiB 1.18-1.19 against 1.21-1.22. Stop 38's rule (16 KiB, and
+     * the two-shot modes from 4 KiB in place) had AUTO at 0.90 of the baseline's speed at 32 KiB
+     * (results/coll/dev-2core-zen5-2026-11-28-stop47). */
+    const size_t one_max = vsym_util_core_per_rank()                      ? 256
+                           : op == VSYM_FUSED_ALLREDUCE_ALLGATHER && !sym ? 65536
+                                                                          : 32768;
+    if (f->W <= 8 && bytes <= one_max &&
+        (op == VSYM_FUSED_ALLREDUCE_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE))
+        return VSYM_FUSED_ONESHOT;
     const vsym_fused_mode_t two = (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES))
                                       ? VSYM_FUSED_FEWEST_BYTES
                                       : VSYM_FUSED_TWOSHOT;
@@ -724,11 +740,6 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
         op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
                                                                                            : 4096;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
-    /* One exchange: where ranks share cores every wait may cost a switch, so it pays longer. */
-    const size_t one_max = vsym_util_core_per_rank() ? 256 : 16384;
-    if (f->W <= 8 && bytes <= one_max &&
-        (op == VSYM_FUSED_ALLREDUCE_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE))
-        return VSYM_FUSED_ONESHOT;
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= 2048)
         return has_base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
     if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && (bytes <= (512u << 10) || f->W > 8) && has_base)
