@@ -1037,12 +1037,75 @@ static void test_nt_threshold(void)
     vsym_util_sysfs_cpu_force(NULL);
 }
 
+/* Small counts (up to VSYM_COLL_RED_SMALL bytes) take one pass over every source: the same bits
+ * as the pairwise kernels, element by element, for every dtype and op, 2-17 sources, every count
+ * from 1 to past the limit (the first elements of a long reduction, which the pairwise kernels
+ * compute, are the reference), the bytes after the destination untouched, and in place on any
+ * source. */
+static void test_reduce_small(void)
+{
+    enum { NS = 17, BIG = 300, G = 16 };
+    static unsigned char src[NS][BIG * 8], big[BIG * 8], got[BIG * 8 + G], tmp[NS][BIG * 8];
+    srand(23);
+    int cases = 0;
+    for (int dt = 0; dt < VSYM_DTYPE_COUNT; dt++) {
+        if (dt == VSYM_DTYPE_F16 || dt == VSYM_DTYPE_BF16) continue;
+        const size_t es = vsym_dtype_size((vsym_dtype_t)dt);
+        const int is_int = dt == VSYM_DTYPE_I32 || dt == VSYM_DTYPE_I64 || dt == VSYM_DTYPE_U64;
+        for (int k = 0; k < NS; k++)
+            for (size_t i = 0; i < BIG; i++) {
+                if (is_int) {
+                    for (size_t b = 0; b < es; b++)
+                        src[k][i * es + b] = (unsigned char)rand();
+                } else {
+                    /* fractions whose sums round (not integers: those add exactly) */
+                    vsym_coll_store_double((vsym_dtype_t)dt, src[k], i,
+                                           (double)(rand() % 2001 - 1000) / 7.0);
+                }
+            }
+        const void *srcs[NS];
+        for (int k = 0; k < NS; k++)
+            srcs[k] = src[k];
+        for (int op = 0; op < VSYM_RED_COUNT; op++) {
+            if (op == VSYM_RED_PROD && !is_int) continue;
+            for (int ns = 2; ns <= NS; ns++) {
+                vsym_coll_reduce((vsym_dtype_t)dt, (vsym_red_op_t)op, big, srcs, ns, BIG);
+                for (size_t n = 1; n * es <= VSYM_COLL_RED_SMALL + 2 * es; n++) {
+                    memset(got, 0x5A, sizeof(got));
+                    vsym_coll_reduce((vsym_dtype_t)dt, (vsym_red_op_t)op, got, srcs, ns, n);
+                    VSYM_CHECK(memcmp(got, big, n * es) == 0, "reduce %s %s, %d sources, count %zu",
+                               vsym_dtype_name((vsym_dtype_t)dt),
+                               vsym_red_op_name((vsym_red_op_t)op), ns, n);
+                    VSYM_CHECK(got[n * es] == 0x5A && got[n * es + G - 1] == 0x5A,
+                               "reduce %s, count %zu: wrote past the destination",
+                               vsym_dtype_name((vsym_dtype_t)dt), n);
+                    cases++;
+                }
+                /* In place on the last source, at the limit. */
+                const size_t n = VSYM_COLL_RED_SMALL / es;
+                const void *ts[NS];
+                for (int k = 0; k < ns; k++) {
+                    memcpy(tmp[k], src[k], n * es);
+                    ts[k] = tmp[k];
+                }
+                vsym_coll_reduce((vsym_dtype_t)dt, (vsym_red_op_t)op, tmp[ns - 1], ts, ns, n);
+                VSYM_CHECK(memcmp(tmp[ns - 1], big, n * es) == 0,
+                           "reduce %s %s, %d sources, in place on the last",
+                           vsym_dtype_name((vsym_dtype_t)dt), vsym_red_op_name((vsym_red_op_t)op),
+                           ns);
+            }
+        }
+    }
+    VSYM_CHECK(cases > 1000, "only %d small reductions checked", cases);
+}
+
 int main(void)
 {
     test_half();
     test_allreduce_rule();
     test_reduce();
     test_reduce_push();
+    test_reduce_small();
     test_reduce_alias();
     test_push_stream();
     test_publish();

@@ -21,7 +21,9 @@ vsym_status_t vsym_coll_check_dtype_op(vsym_dtype_t dtype, vsym_red_op_t op, con
 
 /* dst[i] = srcs[0][i] op srcs[1][i] op ... op srcs[nsrc-1][i], left to right, for count
  * elements. f16 and bf16 accumulate all sources in f32 and round once. dst may be srcs[0] or
- * srcs[1] (element-wise alias), never a later source. nsrc >= 1. */
+ * srcs[1] (element-wise alias), never a later source (any source up to VSYM_COLL_RED_SMALL bytes,
+ * which take one pass over all sources, other dtypes than f16 and bf16). nsrc >= 1. */
+#define VSYM_COLL_RED_SMALL 256
 void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
                       int nsrc, size_t count);
 

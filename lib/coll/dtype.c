@@ -305,6 +305,48 @@ RED_PUSH_LOOPS(uint64_t, uint64_t)
 RED_PUSH_LOOPS(float, float)
 RED_PUSH_LOOPS(double, double)
 
+/* Counts up to RED_SMALL bytes (the LL protocol's calls): every source in one call, pass after
+ * pass over a local accumulator, d[i] = ((s0[i] op s1[i]) op s2[i]) ..., the order of the pairwise
+ * kernels, so the same bits; d may be any source. Against a pairwise call per source, the
+ * all-reduce of 16-256 B (f32, ranks bound to cores, 16-core Intel guest, medians of 6 launches
+ * taking turns) 0.81-1.00 of the time at 2 ranks, 0.91-1.03 at 4, 0.84-0.95 at 8, 0.45-0.91 at
+ * 16 (each of its 15 pairwise calls a cost of its own); the fused pairs at 8 ranks 0.90-1.08, at
+ * 16 0.83-1.16, about even (results/coll/device-16core-2026-11-28-stop47). */
+#define RED_SMALL VSYM_COLL_RED_SMALL
+#define RED_N_PASS(EXPR)                                                                           \
+    for (size_t i = 0; i < n; i++) {                                                               \
+        const T a = acc[i], b = s[i];                                                              \
+        acc[i] = EXPR;                                                                             \
+    }
+#define RED_N_LOOPS(T_, UT)                                                                        \
+    RED_CLONES static void redn_##T_(vsym_red_op_t op, T_ *d, const void *const *srcs, int nsrc,   \
+                                     size_t n)                                                     \
+    {                                                                                              \
+        typedef T_ T;                                                                              \
+        T acc[RED_SMALL / sizeof(T)];                                                              \
+        memcpy(acc, srcs[0], n * sizeof(T));                                                       \
+        for (int j = 1; j < nsrc; j++) {                                                           \
+            const T *s = (const T *)srcs[j];                                                       \
+            switch (op) {                                                                          \
+            case VSYM_RED_SUM:                                                                     \
+                RED_N_PASS((T)((UT)a + (UT)b)) break;                                              \
+            case VSYM_RED_PROD:                                                                    \
+                RED_N_PASS((T)((UT)a * (UT)b)) break;                                              \
+            case VSYM_RED_MIN:                                                                     \
+                RED_N_PASS(b < a ? b : a) break;                                                   \
+            default:                                                                               \
+                RED_N_PASS(b > a ? b : a) break;                                                   \
+            }                                                                                      \
+        }                                                                                          \
+        memcpy(d, acc, n * sizeof(T));                                                             \
+    }
+
+RED_N_LOOPS(int32_t, uint32_t)
+RED_N_LOOPS(int64_t, uint64_t)
+RED_N_LOOPS(uint64_t, uint64_t)
+RED_N_LOOPS(float, float)
+RED_N_LOOPS(double, double)
+
 /* The kernel FN_<type> of dtype (f16 and bf16 are reduced in f32 by the callers). */
 #define RED_DISPATCH(FN, ...)                                                                      \
     switch (dtype) {                                                                               \
@@ -880,6 +922,11 @@ static void reduce_dir(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const vo
 void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
                       int nsrc, size_t count)
 {
+    if (nsrc > 1 && count * vsym_dtype_size(dtype) <= RED_SMALL && dtype != VSYM_DTYPE_F16 &&
+        dtype != VSYM_DTYPE_BF16) {
+        RED_DISPATCH(redn, op, dst, srcs, nsrc, count)
+        return;
+    }
     reduce_dir(dtype, op, dst, srcs, nsrc, count, red_direction(&dst, 1, srcs, nsrc));
 }
 
