@@ -57,9 +57,15 @@ VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo
 /* A scratch holds four regions of c->chunk bytes, the barrier counter's line, the LL slots
  * (COLL_LL_BYTES) and the LL done counter's line. base: a rank's memory of it. */
 #define COLL_LL_BYTES (COLL_LL_SLOTS * 2 * (size_t)VSYM_COLL_LL_MAX)
+/* The offset in a rank's scratch of its barrier phase counter (c->flag in its own). */
+static size_t bar_counter_off(const vsym_coll_t *c)
+{
+    return 4 * c->chunk;
+}
+
 static size_t ll_slots_off(const vsym_coll_t *c)
 {
-    return 4 * c->chunk + 64;
+    return bar_counter_off(c) + 64;
 }
 
 static char *ll_slots(const vsym_coll_t *c, char *base)
@@ -204,10 +210,10 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     c->xll_max &= ~(size_t)7;
     c->push_max = vsym_config_size(VSYM_CFG_COLL_NET_BCAST_MAX);
     if (c->push_max > COLL_XCH_MAX) c->push_max = COLL_XCH_MAX;
-    st = vsym_alloc(team, 4 * c->chunk + 64 + COLL_LL_BYTES + 192, &c->scratch);
+    st = vsym_alloc(team, ll_done_off(c) + 192, &c->scratch);
     if (st != VSYM_OK) goto err_mem;
     c->base = vsym_obj_ptr(c->scratch);
-    c->flag = (uint64_t *)(c->base + 4 * c->chunk);
+    c->flag = (uint64_t *)(void *)(c->base + bar_counter_off(c));
     /* The heap may hold an earlier object's bytes here: zero the counters and the LL regions
      * (a stale line whose last word equals a sequence number of this handle would read as
      * its data), and let no peer look before every rank has (the barrier below). */
@@ -496,7 +502,7 @@ vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c)
     if (!c->all_direct) return vsym_signal_barrier(c->scratch, COLL_CH_BARRIER, c->timeout);
     uint64_t want = c->bar_phase + 1;
     __atomic_store_n(c->flag, want, __ATOMIC_RELEASE);
-    return peers_wait(c, 4 * c->chunk, want, "barrier (phase counter)");
+    return peers_wait(c, bar_counter_off(c), want, "barrier (phase counter)");
 }
 
 vsym_status_t vsym_coll_bar_peer(vsym_coll_t *c, int r, size_t off, size_t len, const char **ptr_p)
