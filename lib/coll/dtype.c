@@ -219,35 +219,40 @@ static void f16_load(float *dst, const uint16_t *src, size_t n)
 #define VSYM_REDUCE_BLOCK 4096
 #endif
 
-/* min and max pick by a strict comparison, so that equal operands (-0 and +0) resolve by
- * position: the result depends only on the order of the sources, which is fixed. Integer sums
- * and products wrap (computed unsigned, no undefined overflow). */
+/* The four reductions' expressions of elements A and B, each handed to EACH (a kernel's loop
+ * over its elements, which ends its case with a break); T is the kernel's element type (a typedef
+ * in each kernel). min and max pick by a strict comparison, so that equal operands (-0 and +0)
+ * resolve by position: the result depends only on the order of the sources, which is fixed.
+ * Integer sums and products wrap (computed unsigned UT, no undefined overflow). */
+#define RED_BY_OP(EACH, UT, A, B)                                                                  \
+    switch (op) {                                                                                  \
+    case VSYM_RED_SUM:                                                                             \
+        EACH((T)((UT)(A) + (UT)(B)));                                                              \
+    case VSYM_RED_PROD:                                                                            \
+        EACH((T)((UT)(A) * (UT)(B)));                                                              \
+    case VSYM_RED_MIN:                                                                             \
+        EACH((B) < (A) ? (B) : (A));                                                               \
+    default:                                                                                       \
+        EACH((B) > (A) ? (B) : (A));                                                               \
+    }
 
-/* The loop of a kernel over its n elements, from the first up or, with back, from the last down
+/* d[i] = a[i] op b[i] over the n elements, from the first up or, with back, from the last down
  * (see vsym_coll_reduce_backward). */
-#define RED_EACH(BODY)                                                                             \
+#define RED_EACH(EXPR)                                                                             \
     if (back) {                                                                                    \
         for (size_t i = n; i-- > 0;)                                                               \
-            BODY;                                                                                  \
+            d[i] = EXPR;                                                                           \
     } else {                                                                                       \
         for (size_t i = 0; i < n; i++)                                                             \
-            BODY;                                                                                  \
+            d[i] = EXPR;                                                                           \
     }                                                                                              \
     break
-#define RED_LOOPS(T, UT)                                                                           \
-    RED_CLONES static void red2_##T(vsym_red_op_t op, T *d, const T *a, const T *b, size_t n,      \
-                                    int back)                                                      \
+#define RED_LOOPS(T_, UT)                                                                          \
+    RED_CLONES static void red2_##T_(vsym_red_op_t op, T_ *d, const T_ *a, const T_ *b, size_t n,  \
+                                     int back)                                                     \
     {                                                                                              \
-        switch (op) {                                                                              \
-        case VSYM_RED_SUM:                                                                         \
-            RED_EACH(d[i] = (T)((UT)a[i] + (UT)b[i]));                                             \
-        case VSYM_RED_PROD:                                                                        \
-            RED_EACH(d[i] = (T)((UT)a[i] * (UT)b[i]));                                             \
-        case VSYM_RED_MIN:                                                                         \
-            RED_EACH(d[i] = b[i] < a[i] ? b[i] : a[i]);                                            \
-        default:                                                                                   \
-            RED_EACH(d[i] = b[i] > a[i] ? b[i] : a[i]);                                            \
-        }                                                                                          \
+        typedef T_ T;                                                                              \
+        RED_BY_OP(RED_EACH, UT, a[i], b[i])                                                        \
     }
 
 RED_LOOPS(int32_t, uint32_t)
@@ -266,37 +271,29 @@ RED_LOOPS(double, double)
 #else
 #define RED_NO_CARRIED_DEP
 #endif
-#define RED_PUSH_ONE(T, EXPR)                                                                      \
+#define RED_PUSH_ONE(EXPR)                                                                         \
     {                                                                                              \
         T v = EXPR;                                                                                \
         d0[i] = v;                                                                                 \
         d1[i] = v;                                                                                 \
     }
-#define RED_PUSH_EACH(T, EXPR)                                                                     \
+#define RED_PUSH_EACH(EXPR)                                                                        \
     if (back) {                                                                                    \
         RED_NO_CARRIED_DEP                                                                         \
         for (size_t i = n; i-- > 0;)                                                               \
-            RED_PUSH_ONE(T, EXPR)                                                                  \
+            RED_PUSH_ONE(EXPR)                                                                     \
     } else {                                                                                       \
         RED_NO_CARRIED_DEP                                                                         \
         for (size_t i = 0; i < n; i++)                                                             \
-            RED_PUSH_ONE(T, EXPR)                                                                  \
+            RED_PUSH_ONE(EXPR)                                                                     \
     }                                                                                              \
     break
-#define RED_PUSH_LOOPS(T, UT)                                                                      \
-    RED_CLONES static void red2x_##T(vsym_red_op_t op, T *d0, T *d1, const T *a, const T *b,       \
-                                     size_t n, int back)                                           \
+#define RED_PUSH_LOOPS(T_, UT)                                                                     \
+    RED_CLONES static void red2x_##T_(vsym_red_op_t op, T_ *d0, T_ *d1, const T_ *a, const T_ *b,  \
+                                      size_t n, int back)                                          \
     {                                                                                              \
-        switch (op) {                                                                              \
-        case VSYM_RED_SUM:                                                                         \
-            RED_PUSH_EACH(T, (T)((UT)a[i] + (UT)b[i]));                                            \
-        case VSYM_RED_PROD:                                                                        \
-            RED_PUSH_EACH(T, (T)((UT)a[i] * (UT)b[i]));                                            \
-        case VSYM_RED_MIN:                                                                         \
-            RED_PUSH_EACH(T, b[i] < a[i] ? b[i] : a[i]);                                           \
-        default:                                                                                   \
-            RED_PUSH_EACH(T, b[i] > a[i] ? b[i] : a[i]);                                           \
-        }                                                                                          \
+        typedef T_ T;                                                                              \
+        RED_BY_OP(RED_PUSH_EACH, UT, a[i], b[i])                                                   \
     }
 
 RED_PUSH_LOOPS(int32_t, uint32_t)
@@ -314,10 +311,9 @@ RED_PUSH_LOOPS(double, double)
  * 16 0.83-1.16, about even (results/coll/device-16core-2026-11-28-stop47). */
 #define RED_SMALL VSYM_COLL_RED_SMALL
 #define RED_N_PASS(EXPR)                                                                           \
-    for (size_t i = 0; i < n; i++) {                                                               \
-        const T a = acc[i], b = s[i];                                                              \
+    for (size_t i = 0; i < n; i++)                                                                 \
         acc[i] = EXPR;                                                                             \
-    }
+    break
 #define RED_N_LOOPS(T_, UT)                                                                        \
     RED_CLONES static void redn_##T_(vsym_red_op_t op, T_ *d, const void *const *srcs, int nsrc,   \
                                      size_t n)                                                     \
@@ -327,16 +323,7 @@ RED_PUSH_LOOPS(double, double)
         memcpy(acc, srcs[0], n * sizeof(T));                                                       \
         for (int j = 1; j < nsrc; j++) {                                                           \
             const T *s = (const T *)srcs[j];                                                       \
-            switch (op) {                                                                          \
-            case VSYM_RED_SUM:                                                                     \
-                RED_N_PASS((T)((UT)a + (UT)b)) break;                                              \
-            case VSYM_RED_PROD:                                                                    \
-                RED_N_PASS((T)((UT)a * (UT)b)) break;                                              \
-            case VSYM_RED_MIN:                                                                     \
-                RED_N_PASS(b < a ? b : a) break;                                                   \
-            default:                                                                               \
-                RED_N_PASS(b > a ? b : a) break;                                                   \
-            }                                                                                      \
+            RED_BY_OP(RED_N_PASS, UT, acc[i], s[i])                                                \
         }                                                                                          \
         memcpy(d, acc, n * sizeof(T));                                                             \
     }
