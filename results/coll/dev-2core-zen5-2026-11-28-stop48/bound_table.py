@@ -3,7 +3,7 @@
 with a "probe_run" key, as records_bound.jsonl.xz): per run and size, the fastest of
 memcpy-bench's copies alone and loaded (every CPU copying), the bound S / that speed (2 ranks:
 2(n-1)/n = 1), and bound time / vsym's time per kind of buffers and mode, with the probes' round
-trips (ns); then the range per state of the cores: smt (both probes under 120 ns: two threads of
+trips (ns); then the range per state of the cores: smt (both probes under 100 ns: two threads of
 one core), near (under 250), far (250 and over), mixed (the state changed during the size).
 Usage: bound_table.py FILE.jsonl"""
 import collections
@@ -24,7 +24,7 @@ ranges = collections.defaultdict(list)
 for (run, s), e in sorted(by.items()):
     lo_rtt, hi_rtt = min(e["rtt"]), max(e["rtt"])
     state = ("mixed" if lo_rtt < 250 <= hi_rtt else "far" if lo_rtt >= 250 else
-             "smt" if hi_rtt < 120 else "near")
+             "smt" if hi_rtt < 100 else "near")
     alone, loaded = max(e["alone"]), max(e["loaded"])
     for r in e["ar"]:
         t = r["time_us"]
