@@ -302,14 +302,13 @@ RED_PUSH_LOOPS(uint64_t, uint64_t)
 RED_PUSH_LOOPS(float, float)
 RED_PUSH_LOOPS(double, double)
 
-/* Counts up to RED_SMALL bytes (the LL protocol's calls): every source in one call, pass after
- * pass over a local accumulator, d[i] = ((s0[i] op s1[i]) op s2[i]) ..., the order of the pairwise
- * kernels, so the same bits; d may be any source. Against a pairwise call per source, the
+/* Counts up to VSYM_COLL_RED_SMALL bytes (the LL protocol's calls): every source in one call, pass
+ * after pass over a local accumulator, d[i] = ((s0[i] op s1[i]) op s2[i]) ..., the order of the
+ * pairwise kernels, so the same bits; d may be any source. Against a pairwise call per source, the
  * all-reduce of 16-256 B (f32, ranks bound to cores, 16-core Intel guest, medians of 6 launches
  * taking turns) 0.81-1.00 of the time at 2 ranks, 0.91-1.03 at 4, 0.84-0.95 at 8, 0.45-0.91 at
  * 16 (each of its 15 pairwise calls a cost of its own); the fused pairs at 8 ranks 0.90-1.08, at
  * 16 0.83-1.16, about even (results/coll/device-16core-2026-11-28-stop47). */
-#define RED_SMALL VSYM_COLL_RED_SMALL
 #define RED_N_PASS(EXPR)                                                                           \
     for (size_t i = 0; i < n; i++)                                                                 \
         acc[i] = EXPR;                                                                             \
@@ -319,7 +318,7 @@ RED_PUSH_LOOPS(double, double)
                                      size_t n)                                                     \
     {                                                                                              \
         typedef T_ T;                                                                              \
-        T acc[RED_SMALL / sizeof(T)];                                                              \
+        T acc[VSYM_COLL_RED_SMALL / sizeof(T)];                                                    \
         memcpy(acc, srcs[0], n * sizeof(T));                                                       \
         for (int j = 1; j < nsrc; j++) {                                                           \
             const T *s = (const T *)srcs[j];                                                       \
@@ -909,8 +908,8 @@ static void reduce_dir(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const vo
 void vsym_coll_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst, const void *const *srcs,
                       int nsrc, size_t count)
 {
-    if (nsrc > 1 && count * vsym_dtype_size(dtype) <= RED_SMALL && dtype != VSYM_DTYPE_F16 &&
-        dtype != VSYM_DTYPE_BF16) {
+    if (nsrc > 1 && count * vsym_dtype_size(dtype) <= VSYM_COLL_RED_SMALL &&
+        dtype != VSYM_DTYPE_F16 && dtype != VSYM_DTYPE_BF16) {
         RED_DISPATCH(redn, op, dst, srcs, nsrc, count)
         return;
     }
