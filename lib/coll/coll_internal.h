@@ -3,6 +3,7 @@
 #define VSYM_COLL_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 #include <vsym/coll.h>
 #include "util/util.h"
 
@@ -160,6 +161,13 @@ struct vsym_coll {
     vsym_coll_t *inter_coll;
 };
 
+/* ---- Synchronisation (sync.c) ------------------------------------------------------------ */
+
+/* Wait until the counter at w (rank r's, read through its mapping) reaches want; what names the
+ * wait in the timeout's error, with the rank it waited for. */
+vsym_status_t vsym_coll_counter_wait(vsym_coll_t *c, const uint64_t *w, uint64_t want, int r,
+                                     const char *what);
+
 /* Barrier model: every rank writes its region of the current phase, the team synchronises
  * once on the barrier channel, every rank reads peers' regions. Two regions used in turn make
  * this safe without a second barrier: a region is written again two phases later, after every
@@ -170,6 +178,11 @@ vsym_status_t vsym_coll_bar_sync(vsym_coll_t *c);
  * into tmp slot r. */
 vsym_status_t vsym_coll_bar_peer(vsym_coll_t *c, int r, size_t off, size_t len, const char **ptr_p);
 void vsym_coll_bar_next(vsym_coll_t *c);
+/* The all-gather half of a two-shot step: segment r of a chunk of m elements of es bytes is read
+ * from rank r's region of the current phase into dst at element off + its start (streamed where
+ * stream is set: dst_streams). */
+vsym_status_t vsym_coll_bar_gather(vsym_coll_t *c, int n, char *dst, size_t off, size_t m,
+                                   size_t es, int stream);
 
 /* Low-latency protocol for small exchanges on shm: every 56 bytes of data travel in a 64-byte
  * line whose last word, stored after them with release order, is the call's sequence number, so
@@ -225,6 +238,13 @@ void vsym_coll_ll_publish(vsym_coll_t *c, uint64_t seq, const void *src, size_t 
  * r (whole lines of 56 bytes around them, at the same offsets). */
 vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int peer, uint64_t seq, size_t total, size_t off,
                                  size_t len);
+/* A one-shot of count elements of es bytes through the LL protocol: every rank publishes its src
+ * and reads, with gather, the whole src of every peer, else block me of it (blocks of count
+ * elements); dtype VSYM_DTYPE_COUNT places what rank r sent at block r of dst (all-gather,
+ * all-to-all), another dtype reduces them with op in rank order into dst (all-reduce,
+ * reduce-scatter). */
+vsym_status_t vsym_coll_ll_blocks(vsym_coll_t *c, int gather, const char *src, char *dst,
+                                  size_t count, size_t es, vsym_dtype_t dtype, vsym_red_op_t op);
 
 /* Push exchange, for teams with peers out of load/store reach (verbs): every rank puts blk[r]
  * (len bytes, len <= c->xch_max) into rank r's landing slot for it, the put carrying a counter
@@ -242,6 +262,212 @@ vsym_status_t vsym_coll_ll_fetch(vsym_coll_t *c, int peer, uint64_t seq, size_t 
  * (vsym_team_put_staged_max) their puts go non-blocking, with one quiet. */
 vsym_status_t vsym_coll_xch(vsym_coll_t *c, const char *const *blk, size_t len, int registered,
                             const char **got);
+/* The same one-shot as vsym_coll_ll_blocks through push exchanges (peers over verbs), in chunks
+ * of c->xch_max bytes per peer: blocks 0 sends every rank the whole vector, 1 block r to rank r. */
+vsym_status_t vsym_coll_xch_blocks(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                                   int blocks, size_t es, vsym_dtype_t dtype, vsym_red_op_t op);
+/* A broadcast of len bytes (up to c->push_max) from root pushed as flagged words into every
+ * other rank's slot of the call; no barrier. */
+vsym_status_t vsym_coll_push_bcast(vsym_coll_t *c, const char *src, char *dst, size_t len,
+                                   int root);
+
+/* Pairwise model (ring, recursive doubling, trees): the owner of a region tells its readers it
+ * holds their data (ready), each reader tells it back when consumed (done); the owner waits for
+ * done only when it is about to write that region again, two phases later. */
+/* The parity of the current phase (which of the two regions it uses). */
+int vsym_coll_pw_parity(const vsym_coll_t *c);
+/* Wait until every reader of the last phase of this parity has consumed it. */
+vsym_status_t vsym_coll_pw_drain(vsym_coll_t *c, int parity);
+/* Make the region of a parity writable, and return it. */
+vsym_status_t vsym_coll_pw_acquire(vsym_coll_t *c, int parity, char **buf_p);
+/* Tell readers that the region of the current phase holds their data. */
+vsym_status_t vsym_coll_pw_publish(vsym_coll_t *c, const int *readers, int nr);
+/* Wait for owner's data of the current phase; a pointer to len bytes at off of it (direct, or
+ * fetched into c->tmp). */
+vsym_status_t vsym_coll_pw_read(vsym_coll_t *c, int owner, size_t off, size_t len,
+                                const char **ptr_p);
+/* Tell owner its data of the current phase is consumed. */
+vsym_status_t vsym_coll_pw_done(vsym_coll_t *c, int owner);
+void vsym_coll_pw_next(vsym_coll_t *c);
+
+/* ---- The path of a call (coll.c) ---------------------------------------------------------- */
+
+/* The ways a collective runs: what vsym_coll_path names, and what each collective dispatches
+ * on (the two cannot drift). */
+typedef enum coll_path {
+    P_NONE,
+    P_COPY,
+    P_ZEROCOPY,
+    P_LL,
+    P_ONESHOT,
+    P_XCH,
+    P_NODES,
+    P_TWOSHOT,
+    P_RING,
+    P_RD,
+    P_HIER,
+    P_CHAIN,
+    P_TREE,
+    P_PUSH,
+    P_PCOPY,
+} coll_path_t;
+
+/* The start of every collective: check the arguments (op_p: the reduction op, NULL for the
+ * collectives that do not reduce), plan the path, and run the trivial ones (one rank copies).
+ * *path_p is P_NONE when nothing is left to do; *sb_p and *db_p the symmetric buffers of src and
+ * dst where the path reads or writes them in place. */
+vsym_status_t vsym_coll_begin(vsym_coll_t *c, vsym_coll_kind_t kind, const void *src, void *dst,
+                              size_t count, vsym_dtype_t dtype, const vsym_red_op_t *op_p, int root,
+                              vsym_coll_algo_t algo, coll_path_t *path_p, vsym_coll_buf_t **sb_p,
+                              vsym_coll_buf_t **db_p);
+/* Whether the team is a regular node-major layout over several nodes of more than one rank
+ * each (what the two-level algorithms need). Local. */
+int vsym_coll_hier_regular(const vsym_coll_t *c);
+/* Make the sub-teams of the two-level algorithms (the ranks of each node, and those of equal
+ * local rank across nodes), at first use. Collective over the team. */
+vsym_status_t vsym_coll_hier_setup(vsym_coll_t *c);
+
+/* ---- The scratch's layout ----------------------------------------------------------------- */
+
+/* A scratch holds four regions of c->chunk bytes, the barrier counter's line, the LL slots
+ * (COLL_LL_BYTES) and the LL done counter's line. base: a rank's memory of it. */
+#define COLL_LL_BYTES (COLL_LL_SLOTS * 2 * (size_t)VSYM_COLL_LL_MAX)
+/* The offset in a rank's scratch of its barrier phase counter (c->flag in its own). */
+static inline size_t bar_counter_off(const vsym_coll_t *c)
+{
+    return 4 * c->chunk;
+}
+
+static inline size_t ll_slots_off(const vsym_coll_t *c)
+{
+    return bar_counter_off(c) + 64;
+}
+
+static inline char *ll_slots(const vsym_coll_t *c, char *base)
+{
+    return base + ll_slots_off(c);
+}
+
+/* The offset in a rank's scratch of its count of LL calls read to the end. */
+static inline size_t ll_done_off(const vsym_coll_t *c)
+{
+    return ll_slots_off(c) + COLL_LL_BYTES;
+}
+
+static inline uint64_t *ll_done(const vsym_coll_t *c, char *base)
+{
+    return (uint64_t *)(void *)(base + ll_done_off(c));
+}
+
+/* The line after: in rank 0's scratch, the team's record of the last far publish probe and of
+ * the last line round trip between team ranks 0 and 1 (vsym_util_publish_share). */
+static inline uint64_t *far_word(const vsym_coll_t *c, char *base)
+{
+    return ll_done(c, base) + 8;
+}
+
+/* The line after that: a rank's word of the round trip's ping-pong (rtt_probe). */
+static inline uint64_t *ping_word(const vsym_coll_t *c, char *base)
+{
+    return far_word(c, base) + 8;
+}
+
+/* ---- Helpers of the collectives ----------------------------------------------------------- */
+
+/* Element offset of segment k when m elements are split into n segments. */
+static inline size_t seg_lo(size_t m, int n, int k)
+{
+    return (size_t)(((unsigned __int128)m * (unsigned)k) / (unsigned)n);
+}
+
+static inline vsym_status_t bar_peer_v(vsym_coll_t *c, int r, size_t off, size_t len,
+                                       const void **ptr_p)
+{
+    const char *p;
+    VSYM_TRY(vsym_coll_bar_peer(c, r, off, len, &p));
+    *ptr_p = p;
+    return VSYM_OK;
+}
+
+static inline size_t min_sz(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+static inline void copy_bytes(void *dst, const void *src, size_t len)
+{
+    if (dst != src && len > 0) memmove(dst, src, len);
+}
+
+/* Whether [a, a + alen) and [b, b + blen) do not overlap. */
+static inline int apart(const void *a, size_t alen, const void *b, size_t blen)
+{
+    return (const char *)a + alen <= (const char *)b || (const char *)b + blen <= (const char *)a;
+}
+
+/* Whether a call stores into the caller's dst with non-temporal stores: where the ranks' src and
+ * dst together (whole bytes, over the team) reach twice the streaming threshold
+ * (VSYM_NT_THRESHOLD; with auto, the whole last-level cache), a call passes through
+ * more than the cache holds, dst is no longer there when the next call writes it, and an
+ * ordinary store into a line not in cache reads it first. Below that the lines of dst are
+ * still in the cache: 2-core AMD host, launches taking turns, 2 ranks out of place, streaming
+ * from the threshold made the 4 MiB all-reduce (16 MiB over the ranks) and the 8 MiB
+ * reduce-scatter (24 MiB) 1.2x slower; from twice it, medians of three launches against the
+ * stores before, all-reduce 0.67-0.90 at 8-64 MiB, all-gather 0.65-0.74 and broadcast
+ * 0.65-0.78 at 16-64 MiB, reduce-scatter 0.91-1.02; 16-core Intel guest at 16 ranks 0.70-0.87,
+ * reduce-scatter 1.02 (results/coll/dev-2core-zen4-2026-11-27-stop33 and device-16core-...).
+ * The same rule for the copies out of the peers' symmetric buffers (gather_zerocopy,
+ * bc_zerocopy), on AMD CPUs only (vsym_util_cpu_amd): 2-core AMD host, launches taking turns,
+ * medians of three rounds, 16-64 MiB 0.53-0.71 of the time at 2 and 4 ranks (all-gather,
+ * all-to-all, broadcast); at 8 MiB, where the ranks' buffers fill the L3, 0.60-1.25 in five rounds;
+ * on the 16-core Intel guest, two rounds at 8 and 16 ranks, where the rule streamed (64 MiB) the
+ * broadcast ran 1.2-2.0x slower, the all-gather and the all-to-all 0.9-1.7x
+ * (results/coll/dev-2core-zen4-2026-11-27-stop34, device-16core-2026-11-27-stop34). Not where
+ * src and dst overlap (in place, the lines of dst were read as src moments before: streaming
+ * them was 1.10-1.16x slower). The call fences once before it returns (dst_fence). */
+static inline int dst_streams(int overlap, size_t whole)
+{
+    return !overlap && vsym_util_copy_streams(whole / 2);
+}
+
+/* A copy into dst, streamed where dst_streams said so. */
+static inline void dst_copy(void *dst, const void *src, size_t len, int stream)
+{
+    if (stream)
+        vsym_util_copy_stream(dst, src, len);
+    else
+        copy_bytes(dst, src, len);
+}
+
+/* The sources reduced into dst, streamed where dst_streams said so (the streaming pass where
+ * the CPU has it for the dtype, else the ordinary kernel). */
+static inline void dst_reduce(vsym_dtype_t dtype, vsym_red_op_t op, void *dst,
+                              const void *const *srcs, int n, size_t count, int stream)
+{
+    void *d[1] = {dst};
+    if (stream && vsym_coll_reduce_push_stream(dtype, op, d, 1, srcs, n, count)) return;
+    vsym_coll_reduce(dtype, op, dst, srcs, n, count);
+}
+
+static inline void dst_fence(int stream)
+{
+    if (stream) vsym_util_copy_fence();
+}
+
+/* A rank's copy of what it publishes into its scratch for readers that copy all of it out
+ * (broadcast, all-gather): streamed (non-temporal stores, fenced before the barrier tells the
+ * readers) when stream is set, which leaves the lines in memory rather than modified in this
+ * core's cache, so readers read memory instead of snooping it. Faster on the AMD host measured,
+ * slower on the Intel one (stream_min). */
+static inline void stream_publish(void *dst, const void *src, size_t len, int stream)
+{
+    if (!stream) {
+        vsym_util_copy_publish(dst, src, len);
+        return;
+    }
+    vsym_util_copy_stream(dst, src, len);
+    vsym_util_copy_fence();
+}
 
 /* ---- Fused topology helpers (fused.c) ----------------------------------------------------- */
 

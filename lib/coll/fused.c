@@ -394,11 +394,6 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *f, vsym_fused_op_t op, size_
 
 /* ---- Execution ---------------------------------------------------------------------------- */
 
-static size_t seg_lo(size_t m, int n, int k)
-{
-    return (size_t)(((unsigned __int128)m * (unsigned)k) / (unsigned)n);
-}
-
 /* Copy blocks b = 0..nb-1 of m elements (at element offset off of blocks of n) into the
  * current barrier region, block b at b*m; but elements [hole_lo, hole_hi) of block hole_b (none
  * where hole_b >= nb). */

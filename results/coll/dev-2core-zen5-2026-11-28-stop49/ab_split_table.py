@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Tables of ab_split.sh's records: per suite, way (mode, buffers) and size, the median time of
+the old and new builds over the rounds and old / new; then per suite the range of old / new and
+its median. Usage: ab_split_table.py OUT"""
+import glob, json, os, statistics as st, sys
+from collections import defaultdict
+
+t = defaultdict(list)  # (suite, way, size, build) -> times
+rtt = defaultdict(list)
+wrong = 0
+for f in glob.glob(os.path.join(sys.argv[1], "*_*_*.json")):
+    build, name, _ = os.path.basename(f).split("_")
+    for line in open(f):
+        r = json.loads(line)
+        way = r["mode"] + ("/" + r["buffers"] if "buffers" in r else "")
+        t[(name, way, r["size"], build)].append(r["time_us"])
+        wrong += r.get("wrong") or 0
+        if r.get("core_rtt_ns"):
+            rtt[build].append(r["core_rtt_ns"])
+print(f"# #wrong over every record: {wrong}; core_rtt_ns (median, range) "
+      + ", ".join(f"{b} {st.median(v):.0f} ({min(v):.0f}-{max(v):.0f})" for b, v in sorted(rtt.items())))
+per = defaultdict(list)
+for (name, way, size, build) in sorted(k for k in t if k[3] == "old"):
+    o, n = t[(name, way, size, "old")], t.get((name, way, size, "new"), [])
+    if not n:
+        continue
+    mo, mn = st.median(o), st.median(n)
+    per[name].append(mo / mn)
+    print(f"{name:5} {way:32} {size:>9} old {mo:10.2f} new {mn:10.2f} us  old/new {mo / mn:5.2f}"
+          f"  ({len(o)} rounds)")
+print()
+for name, v in sorted(per.items()):
+    print(f"{name:5} old/new over {len(v):3} rows: median {st.median(v):.3f}, "
+          f"{min(v):.2f}-{max(v):.2f}; below 0.9: {sum(x < 0.9 for x in v)}, above 1.1: "
+          f"{sum(x > 1.1 for x in v)}")
