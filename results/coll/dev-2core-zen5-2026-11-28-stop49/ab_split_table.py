@@ -13,6 +13,8 @@ for f in glob.glob(os.path.join(sys.argv[1], "*_*_*.json")):
     for line in open(f):
         r = json.loads(line)
         way = r["mode"] + ("/" + r["buffers"] if "buffers" in r else "")
+        if "topology" in r:
+            way += " %dx%d" % (r["topology"]["local_tp"], r["topology"]["local_dp"])
         t[(name, way, r["size"], build)].append(r["time_us"])
         wrong += r.get("wrong") or 0
         if r.get("core_rtt_ns"):
