@@ -1221,13 +1221,13 @@ static void t_paths(vsym_team_t *team)
             unsetenv("VSYM_COLL_STREAM_MIN");
             VSYM_CHECK_OK(vsym_settings_check());
         }
-        /* The broadcast's own limit of the low-latency protocol: 64 B between 2 ranks, beyond
+        /* The broadcast's own limit of the low-latency protocol: 256 B between 2 ranks, beyond
          * them 1 KiB, 2 KiB with more ranks than cores (VSYM_COLL_LL_MAX where set); up to it
          * and not beyond. */
         size_t bc_ll = 0;
         if (n > 1 && vsym_coll_ll_usable(c, 8))
             bc_ll = getenv("VSYM_COLL_LL_MAX")  ? c->ll_max
-                    : n == 2                    ? 64
+                    : n == 2                    ? 256
                     : vsym_util_core_per_rank() ? 1024
                                                 : 2048;
         VSYM_CHECK(c->bc_ll_max == bc_ll || bc_ll == 0,

@@ -67,14 +67,22 @@ void vsym_coll_publish_share(const vsym_coll_t *c)
  * before (results/coll/device-16core-2026-11-26-stop28): with a core per rank (16-core host, 4, 8
  * and 16 ranks) 512 B-1 KiB 1.29-1.96x faster, 2 KiB 0.52-1.19, 4 KiB 0.12-0.85; with more
  * ranks than cores (2-core host, 3 and 4 ranks) 512 B-2 KiB 1.74-4.35x faster, 4 KiB 0.97-1.25.
- * Between 2 ranks the scratch's one barrier is cheaper from 512 B (0.10-0.18 us against 0.25-0.88
- * at 512 B), about even at 64-256 B, and costs more below: up to 64 B there (2-core AMD host,
- * medians of three launches taking turns against the scratch: 8-32 B 0.06-0.12 us against
- * 0.11-0.15, 0.57-0.87 of the time, in place and from symmetric buffers too; 64 B 0.79-1.11,
- * 128 B 1.01-1.08, 256 B 1.07-1.12; results/coll/dev-2core-zen4-2026-11-27-stop34). */
+ * Between 2 ranks, up to 256 B (COLL_BC_LL_MAX_2). Where the two cores lie near, the scratch's one
+ * barrier was as fast at 128-256 B and faster from 512 B (2-core Zen 4 host, medians of three
+ * launches taking turns, time lines / scratch: 8-32 B 0.57-0.87, 64 B 0.79-1.11, 128 B
+ * 1.01-1.08, 256 B 1.07-1.12, 512 B 0.25-0.88 us against 0.10-0.18;
+ * results/coll/dev-2core-zen4-2026-11-27-stop34), so the limit was 64 B; but where they lie far,
+ * as the 2-core hosts mostly do, that barrier is a round trip of 0.3-0.5 us and the lines win to
+ * 512 B (2-core Zen 5 host, far, 8 rounds taking turns, time with 64 B / with 256 B: 1.74-2.22 at
+ * 128-256 B, Open MPI's MPI_Bcast 0.21-0.25 us there, vsym 0.33-0.37 before, 0.16-0.20 after),
+ * and so they do on the 16-core Intel guest (30 rounds: 1.33-1.56 at 128-256 B; Open MPI
+ * 0.24-0.32 us, vsym 0.32-0.37 before, 0.23-0.27 after); results/coll/dev-2core-zen5-2026-11-28-
+ * stop49, device-16core-2026-11-29-stop49. At 512 B they won far (0.24 us against 0.34) and lost
+ * near, where the barrier stays. */
+#define COLL_BC_LL_MAX_2 256 /* between 2 ranks */
 static size_t bc_ll_default_max(int n)
 {
-    return n <= 2 ? 64 : vsym_util_core_per_rank() ? 1024 : 2048;
+    return n <= 2 ? COLL_BC_LL_MAX_2 : vsym_util_core_per_rank() ? 1024 : 2048;
 }
 
 /* The limit VSYM_COLL_STREAM_MIN gives (setting: SIZE_MAX for auto, 0 never): auto is amd_min on
