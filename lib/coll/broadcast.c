@@ -48,6 +48,7 @@ static vsym_status_t bc_ll(vsym_coll_t *c, const char *src, char *dst, size_t le
     } else {
         VSYM_TRY(vsym_coll_ll_fetch(c, root, seq, len, 0, len));
         memcpy(dst, c->ll_tmp + (size_t)root * VSYM_COLL_LL_MAX, len);
+        vsym_coll_ll_prefetch_next(c, root, seq, len);
     }
     vsym_coll_ll_end(c, seq, 0);
     return VSYM_OK;

@@ -77,8 +77,9 @@ void vsym_coll_publish_share(const vsym_coll_t *c)
  * 128-256 B, Open MPI's MPI_Bcast 0.21-0.25 us there, vsym 0.33-0.37 before, 0.16-0.20 after),
  * and so they do on the 16-core Intel guest (30 rounds: 1.33-1.56 at 128-256 B; Open MPI
  * 0.24-0.32 us, vsym 0.32-0.37 before, 0.23-0.27 after); results/coll/dev-2core-zen5-2026-11-28-
- * stop49, device-16core-2026-11-29-stop49. At 512 B they won far (0.24 us against 0.34) and lost
- * near, where the barrier stays. */
+ * stop49, device-16core-2026-11-29-stop49; on the Zen 5 host near, 6 rounds: 1.13-1.91 at 128-256
+ * B too). At 512 B they won far (0.24 us against 0.34) and lost near on the Zen 4 host, where the
+ * barrier stays. */
 #define COLL_BC_LL_MAX_2 256 /* between 2 ranks */
 static size_t bc_ll_default_max(int n)
 {

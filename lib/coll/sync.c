@@ -290,6 +290,22 @@ static void line_prefetchw(const void *p)
 /* Lines of the next region a rank of a 2-rank team takes for writing at the end of an LL call. */
 #define LL_PREFETCHW_LINES 8
 
+/* Calls back to back let the root run ahead of its reader (up to COLL_LL_SLOTS - 1 calls), and then
+ * the reader's fetch of the next call's line, asked for here, overlaps this call's end and the
+ * next call's start instead of following them: one miss a call less on the reader's path, which
+ * is what it spends where the cores lie far. Where the root has not written that line yet, the
+ * reader holds a stale copy that the root's store takes back, as it would have taken the copy
+ * of COLL_LL_SLOTS calls before. Time before / after, medians of launches taking turns, 8-32 B:
+ * 2-core Zen 5 host (far, 8 rounds) 1.15-1.58, Open MPI's MPI_Bcast / vsym there 0.92-1.04 at 8
+ * B (0.60-0.79 before); 16-core Intel guest (30 rounds) 1.37-1.74, Open MPI / vsym 0.99-1.26 at
+ * 8 B (0.70-0.72 before); results/coll/dev-2core-zen5-2026-11-28-stop49 and
+ * device-16core-2026-11-29-stop49. Asking for every line of the next call's publication made the
+ * 128-256 B broadcast 1.2-1.3x slower on the Zen 5 host (far), so one line only. */
+void vsym_coll_ll_prefetch_next(const vsym_coll_t *c, int r, uint64_t seq, size_t len)
+{
+    if (c->n == 2 && len <= LL_LINE_DATA) __builtin_prefetch(ll_region(c, r, seq + 1), 0, 3);
+}
+
 void vsym_coll_ll_end(vsym_coll_t *c, uint64_t seq, int all_read)
 {
     __atomic_store_n(ll_done(c, c->base), seq, __ATOMIC_RELEASE);
