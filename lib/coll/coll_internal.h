@@ -230,7 +230,7 @@ int vsym_coll_blk_ll_usable(const vsym_coll_t *c, size_t bytes);
  * will publish in it (then it waits, when needed, for the ranks still reading the region). */
 vsym_status_t vsym_coll_ll_begin(vsym_coll_t *c, int publishes, uint64_t *seq_p);
 /* A reader of rank r's publication of len bytes in call seq, which r alone publishes (the
- * broadcast): between 2 ranks, for one line (56 B), ask for r's line of call seq + 1 now. */
+ * broadcast): between 2 ranks, up to two lines (112 B), ask for r's lines of call seq + 1 now. */
 void vsym_coll_ll_prefetch_next(const vsym_coll_t *c, int r, uint64_t seq, size_t len);
 /* End LL call seq on this rank (every read done); all_read: every rank read every rank's data. */
 void vsym_coll_ll_end(vsym_coll_t *c, uint64_t seq, int all_read);

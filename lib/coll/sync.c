@@ -291,19 +291,25 @@ static void line_prefetchw(const void *p)
 #define LL_PREFETCHW_LINES 8
 
 /* Calls back to back let the root run ahead of its reader (up to COLL_LL_SLOTS - 1 calls), and then
- * the reader's fetch of the next call's line, asked for here, overlaps this call's end and the
- * next call's start instead of following them: one miss a call less on the reader's path, which
- * is what it spends where the cores lie far. Where the root has not written that line yet, the
- * reader holds a stale copy that the root's store takes back, as it would have taken the copy
- * of COLL_LL_SLOTS calls before. Time before / after, medians of launches taking turns, 8-32 B:
- * 2-core Zen 5 host (far, 8 rounds) 1.15-1.58, Open MPI's MPI_Bcast / vsym there 0.92-1.04 at 8
- * B (0.60-0.79 before); 16-core Intel guest (30 rounds) 1.37-1.74, Open MPI / vsym 0.99-1.26 at
- * 8 B (0.70-0.72 before); results/coll/dev-2core-zen5-2026-11-28-stop49 and
- * device-16core-2026-11-29-stop49. Asking for every line of the next call's publication made the
- * 128-256 B broadcast 1.2-1.3x slower on the Zen 5 host (far), so one line only. */
+ * the reader's fetch of the next call's lines, asked for here, overlaps this call's end and the
+ * next call's start instead of following them: a miss a call less on the reader's path, which is
+ * what it spends where the cores lie far. Where the root has not written those lines yet, the
+ * reader holds stale copies that the root's stores take back, as they would have taken the
+ * copies of COLL_LL_SLOTS calls before. Time before / after, medians of launches taking turns:
+ * one line (8-32 B), 2-core Zen 5 host (far, 8 rounds) 1.15-1.58, Open MPI's MPI_Bcast / vsym at
+ * 8 B 0.60-0.79 before, 0.92-1.04 after; 16-core Intel guest (30 rounds) 1.37-1.74, Open MPI /
+ * vsym at 8 B 0.70-0.72 -> 0.99-1.26; two lines (64 B) against one only, far 1.40-1.76 on the
+ * Zen 5 host (8 rounds; near, 8 rounds, 0.92-1.10) and 1.46-1.57 on the Intel guest (30 rounds),
+ * Open MPI / vsym at 64 B 1.67-1.96 and 1.32-1.47 after; results/coll/dev-2core-zen5-2026-11-28-
+ * stop49 and device-16core-2026-11-29-stop49. Asking for every line of 128-256 B made those
+ * 1.2-1.3x slower on the Zen 5 host (far), so two lines at most (LL_PREFETCH_NEXT_LINES). */
+#define LL_PREFETCH_NEXT_LINES 2
 void vsym_coll_ll_prefetch_next(const vsym_coll_t *c, int r, uint64_t seq, size_t len)
 {
-    if (c->n == 2 && len <= LL_LINE_DATA) __builtin_prefetch(ll_region(c, r, seq + 1), 0, 3);
+    if (c->n != 2 || len > LL_PREFETCH_NEXT_LINES * LL_LINE_DATA) return;
+    const char *next = ll_region(c, r, seq + 1);
+    for (size_t i = 0; i < ll_lines(len); i++)
+        __builtin_prefetch(next + 64 * i, 0, 3);
 }
 
 void vsym_coll_ll_end(vsym_coll_t *c, uint64_t seq, int all_read)
