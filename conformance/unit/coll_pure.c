@@ -1022,6 +1022,29 @@ static void test_nt_threshold(void)
     vsym_util_sysfs_cpu_force(root);
     VSYM_CHECK(vsym_util_nt_threshold() == (size_t)48 << 20,
                "a 96 MiB L3 in sysfs: threshold %zu, expected 48 MiB", vsym_util_nt_threshold());
+    /* A 480 MiB L3 (what a hypervisor showed a 2-vCPU guest: the host's) with its CPUs listed: at
+     * most 48 MiB counted for each, and a list that does not parse leaves the cache as it is. */
+    static const struct {
+        const char *list;
+        size_t expect_mib;
+    } shared[] = {{"0-1\n", 48}, {"0\n", 24}, {"0-3\n", 96}, {"0,2-3,8\n", 96}, {"x\n", 240}};
+    for (size_t k = 0; k < sizeof(shared) / sizeof(shared[0]); k++) {
+        for (int cpu = 0; cpu < 2; cpu++) {
+            snprintf(path, sizeof(path), "%s/cpu%d/cache/index2/shared_cpu_list", root, cpu);
+            write_file(path, shared[k].list);
+            snprintf(path, sizeof(path), "%s/cpu%d/cache/index2/size", root, cpu);
+            write_file(path, "491520K\n");
+        }
+        vsym_util_sysfs_cpu_force(root);
+        VSYM_CHECK(vsym_util_nt_threshold() == shared[k].expect_mib << 20,
+                   "a 480 MiB L3 shared by CPUs %.*s: threshold %zu, expected %zu MiB",
+                   (int)strcspn(shared[k].list, "\n"), shared[k].list, vsym_util_nt_threshold(),
+                   shared[k].expect_mib);
+    }
+    for (int cpu = 0; cpu < 2; cpu++) {
+        snprintf(path, sizeof(path), "%s/cpu%d/cache/index2/shared_cpu_list", root, cpu);
+        VSYM_CHECK(unlink(path) == 0, "remove %s", path);
+    }
     VSYM_CHECK(setenv("VSYM_NT_THRESHOLD", "4K", 1) == 0, "setenv");
     VSYM_CHECK_OK(vsym_settings_check());
     VSYM_CHECK(vsym_util_nt_threshold() == 4096, "VSYM_NT_THRESHOLD 4K: threshold %zu",

@@ -14,6 +14,18 @@
 /* Non-temporal stores write whole lines to memory without first reading them into the cache
  * (no read-for-ownership), which saves a third of the memory traffic of a large copy. They are
  * weakly ordered: the sfence makes them visible before any later store (e.g. a signal). */
+/* Whether copy_nt fetches its source ahead with prefetchnta: on AMD CPUs (decided once). */
+static int prefetch_nta(void)
+{
+    static int resolved = -1;
+    int v = __atomic_load_n(&resolved, __ATOMIC_RELAXED);
+    if (v < 0) {
+        v = vsym_util_cpu_amd();
+        __atomic_store_n(&resolved, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
 static void copy_nt(void *dst, const void *src, size_t len, int fence)
 {
     char *d = dst;
@@ -24,12 +36,19 @@ static void copy_nt(void *dst, const void *src, size_t len, int fence)
     d += head;
     s += head;
     len -= head;
-    /* Two lines per step, the source fetched ten lines ahead without polluting the cache
-     * (prefetchnta): on the 2-core AMD machine 12.4 GB/s for 64 MiB against 10.5 for glibc's
-     * memcpy (itself non-temporal at that size) and 10.3 for the same loop without prefetch. */
+    /* Two lines per step, on AMD CPUs the source fetched ten lines ahead without polluting the
+     * cache (prefetchnta): on the 2-core AMD machine 12.4 GB/s for 64 MiB against 10.5 for glibc's
+     * memcpy (itself non-temporal at that size) and 10.3 for the same loop without prefetch. Not
+     * on Intel's: on the 2-core Intel guest of stop 50 (Xeon, family 6 model 167) the prefetch
+     * made the loop 2.3x slower, 5.5 GB/s at 4-32 MiB against 13.2-13.8 without it (or with
+     * prefetcht0) and 14.1-14.3 for glibc's memcpy; at 64 MiB 4.9 against 8.6, memcpy 7.3
+     * (results/coll/dev-2core-intel-2026-11-29-stop50). */
+    const int ahead = prefetch_nta();
     while (len >= 128) {
-        __builtin_prefetch(s + 640, 0, 0);
-        __builtin_prefetch(s + 704, 0, 0);
+        if (ahead) {
+            __builtin_prefetch(s + 640, 0, 0);
+            __builtin_prefetch(s + 704, 0, 0);
+        }
         __m128i v[8];
         for (int k = 0; k < 8; k++)
             v[k] = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k));
@@ -51,10 +70,44 @@ static void copy_nt(void *dst, const void *src, size_t len, int fence)
  * stop40). */
 #define NT_FALLBACK ((size_t)16 << 20)
 
-/* Half the last-level cache of the CPU this thread runs on (sysfs; NT_FALLBACK when it has none).
- * A copy of that size and its source together fill the cache: beyond it, ordinary stores evict
- * what they wrote and cost a read of every destination line first. (glibc sizes its own switch
- * from CPUID, which a hypervisor may report larger than the cache the guest really has.) */
+/* The most of a last-level cache counted for each CPU that sysfs says shares it. A hypervisor
+ * may describe the host's whole cache to a small guest: the 2-vCPU Intel guest of stop 50 read a
+ * 480 MiB L3 shared by its 2 CPUs (a threshold of 240 MiB, so nothing streamed), where its copies
+ * left the cache between 64 and 128 MiB of source and destination together (memcpy of 32 MiB
+ * 14.1 GB/s, of 64 MiB 7.3; non-temporal 13.2 and 8.5). Between 2 ranks a threshold of 32 MiB
+ * (streaming from 64 MiB of src and dst together) made the out-of-place all-reduce, all-gather,
+ * reduce-scatter and broadcast of 32-64 MiB 1.05-1.78x faster, but the all-to-all of 16 MiB 1.13x
+ * slower; 48 MiB, from 96 MiB together, keeps the gains (results/coll/dev-2core-intel-2026-11-29-
+ * stop50). No CPU has near this much for each core (the largest, AMD's with stacked cache, 12
+ * MiB), so the rule leaves real machines' caches as sysfs gives them. */
+#define LLC_PER_CPU_MAX ((size_t)48 << 20)
+
+/* The CPUs of a sysfs CPU list ("0-3,8,10-11"), 0 where the text is not one. */
+static size_t cpu_list_count(const char *text)
+{
+    size_t n = 0;
+    const char *p = text;
+    while (*p != '\0' && *p != '\n') {
+        char *end;
+        unsigned long a = strtoul(p, &end, 10), b = a;
+        if (end == p) return 0;
+        p = end;
+        if (*p == '-') {
+            b = strtoul(p + 1, &end, 10);
+            if (end == p + 1 || b < a) return 0;
+            p = end;
+        }
+        n += b - a + 1;
+        if (*p == ',') p++;
+    }
+    return n;
+}
+
+/* Half the last-level cache of the CPU this thread runs on (sysfs; NT_FALLBACK when it has none),
+ * at most LLC_PER_CPU_MAX for each CPU sharing it where sysfs lists them. A copy of that size and
+ * its source together fill the cache: beyond it, ordinary stores evict what they wrote and cost a
+ * read of every destination line first. (glibc sizes its own switch from CPUID, which a
+ * hypervisor may report larger than the cache the guest really has.) */
 static const char *sysfs_cpu = "/sys/devices/system/cpu"; /* vsym_util_sysfs_cpu_force */
 static size_t nt_resolved = SIZE_MAX; /* vsym_util_nt_threshold's auto: SIZE_MAX not yet */
 
@@ -90,6 +143,14 @@ static size_t last_level_half(void)
         if (level > best_level && size > 0) {
             best_level = level;
             best = size;
+            snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/shared_cpu_list", sysfs_cpu,
+                     cpu < 0 ? 0 : cpu, index);
+            f = fopen(path, "r");
+            if (f == NULL) continue;
+            char list[4096];
+            const size_t sharing = fgets(list, sizeof(list), f) ? cpu_list_count(list) : 0;
+            fclose(f);
+            if (sharing > 0 && best / sharing > LLC_PER_CPU_MAX) best = sharing * LLC_PER_CPU_MAX;
         }
     }
     return best > 0 ? best / 2 : NT_FALLBACK;

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Tables of stop 49's A/B of two vsym-bench builds: per collective (and rank count), way (mode,
 buffers, fused split) and size, the median time of the old and new builds over the rounds and
-old / new; then per collective the range of old / new and its median. Reads the records of
-ab_split.sh (OUT/{old,new}_NAME_ROUND.json) or of the device's run_s49.sh and run_s49b.sh (the
-unpacked folder: SUITE.npN[.OP].rROUND.{old,new}.jsonl). Usage: ab_split_table.py DIR"""
+old / new; then per collective the range of old / new and its median (records without a time per
+call, as puts', by their mean time of one unit, lat_us.avg). Reads the records of ab_split.sh
+(OUT/{old,new}_NAME_ROUND.json) or of the device's run_s49.sh and run_s49b.sh (the unpacked
+folder: SUITE.npN[.OP].rROUND.{old,new}.jsonl). Usage: ab_split_table.py DIR"""
 import glob, json, os, re, statistics as st, sys
 from collections import defaultdict
 
@@ -26,7 +27,8 @@ for f in glob.glob(os.path.join(sys.argv[1], "*.json*")):
         way = r["mode"] + ("/" + r["buffers"] if "buffers" in r else "")
         if "topology" in r:
             way += " %dx%d" % (r["topology"]["local_tp"], r["topology"]["local_dp"])
-        t[(name, way, r["size"], build)].append(r["time_us"])
+        # a collective's time per call, else (puts, gets) the mean time of one unit
+        t[(name, way, r["size"], build)].append(r["time_us"] if "time_us" in r else r["lat_us"]["avg"])
         wrong += r.get("wrong") or 0
         if r.get("core_rtt_ns"):
             rtt[build].append(r["core_rtt_ns"])
