@@ -1131,6 +1131,24 @@ static void t_paths(vsym_team_t *team)
         expect_path(c, x, x + 8, 2, VSYM_COLL_AUTO,
                     vsym_coll_ll_usable(c, 8) ? "oneshot-ll" : "oneshot", "8 bytes on one node");
         expect_path(c, x, x, big, VSYM_COLL_RING, "ring", "forced");
+        /* AUTO, 1 MiB of f32 from ordinary buffers: the ring up to 8 ranks, two-shot beyond;
+         * between 2 ranks in place one-shot, except on AMD CPUs. */
+        if (getenv("VSYM_COLL_ALGO") == NULL) {
+            int amd = 0;
+#if defined(__x86_64__)
+            amd = __builtin_cpu_is("amd");
+#endif
+            const char *large = n <= 8 ? "ring" : "twoshot";
+            expect_path(c, x, x + big, big, VSYM_COLL_AUTO, large, "1 MiB out of place");
+            expect_path(c, x, x, big, VSYM_COLL_AUTO, n == 2 && !amd ? "oneshot" : large,
+                        "1 MiB in place");
+            VSYM_CHECK(strcmp(vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, x, x, big, VSYM_DTYPE_F16,
+                                             0, VSYM_COLL_AUTO),
+                              n == 2 ? "ring" : "twoshot") == 0,
+                       "all-reduce path, 512 KiB of f16 in place: %s",
+                       vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, x, x, big, VSYM_DTYPE_F16, 0,
+                                      VSYM_COLL_AUTO));
+        }
         expect_path(c, x, x, big, VSYM_COLL_RD, "rd", "forced");
         expect_path(c, x, x, big, VSYM_COLL_HIER, "twoshot", "HIER on one node");
         expect_path(c, s, s + big, 16384, VSYM_COLL_AUTO, "symmetric-in-place",

@@ -111,8 +111,7 @@ static vsym_status_t bc_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *db, cons
 {
     const vsym_coll_buf_t *from = db;
     const char *where = dst;
-    const int stream = vsym_util_cpu_amd() &&
-                       dst_streams(c->me == root && !apart(src, len, dst, len), bc_whole(c, len));
+    const int stream = dst_streams(c->me == root && !apart(src, len, dst, len), bc_whole(c, len));
     if (c->me == root) {
         const vsym_coll_buf_t *sb = vsym_coll_find_buf(c, src, len);
         if (sb != NULL && apart(src, len, dst, len)) {

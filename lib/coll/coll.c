@@ -576,6 +576,25 @@ static int ag_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *d
            apart(src, blk, dst, all) && !dst_streams(0, (blk + all) * (size_t)c->n);
 }
 
+/* Whether an all-reduce between 2 ranks in place, which the rule gave the ring (from 128 KiB of
+ * f32, f64 and the integers), runs one-shot instead: algorithm left to the library, ordinary
+ * buffers on one node, not on AMD CPUs. On the 2-vCPU Intel guest of stop 50 one-shot took
+ * 0.86-0.98 of the ring's time in place at 256 KiB-16 MiB (four or five rounds a size, median
+ * 0.88; 8 MiB 1009 us against 1158, Open MPI's MPI_Allreduce 1148, which the ring had trailed by
+ * 1.07-1.09x in the main job) and 1.00-1.03 out of place (1.20 at 32 MiB); on the 16-core Intel
+ * guest, six rounds, in place medians 0.83-0.91 at 256 KiB-16 MiB and 0.96 at 64 MiB (each
+ * 0.72-1.14), out of place 0.95-0.98 and 1.19 at 64 MiB (results/coll/dev-2core-intel-2026-11-29-
+ * stop50, device-16core-2026-11-29-stop50). One-shot moves more bytes (each rank publishes all
+ * of src, not half) but synchronises once a chunk, not twice, and stores into lines of dst it has
+ * just read. The rule's own trials (stop 17: the ring 1.06-1.16x faster than one-shot from 256
+ * KiB) did not time in place apart; AMD CPUs are not measured since, and keep the ring. */
+static int ar_inplace_oneshot(const vsym_coll_t *c, const void *src, const void *dst,
+                              vsym_dtype_t dtype, vsym_coll_algo_t algo, int chosen)
+{
+    return chosen && c->n == 2 && src == dst && algo == VSYM_COLL_RING && c->all_direct &&
+           dtype != VSYM_DTYPE_F16 && dtype != VSYM_DTYPE_BF16 && !vsym_util_cpu_amd();
+}
+
 /* The path of an all-reduce (of more than one rank and element) whose algorithm resolved to
  * algo (chosen: left to the library); *sb_p, *db_p the symmetric buffers of src and dst for
  * P_ZEROCOPY. Local. */
@@ -595,6 +614,7 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
         }
     }
     if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, bytes)) return P_LL;
+    if (ar_inplace_oneshot(c, src, dst, dtype, algo, chosen)) return P_ONESHOT;
     if (algo == VSYM_COLL_ONESHOT && !c->all_direct)
         return vsym_team_num_nodes(c->team) > 1 && vsym_coll_hier_regular(c) ? P_NODES : P_XCH;
     switch (algo) {

@@ -420,12 +420,16 @@ static inline int apart(const void *a, size_t alen, const void *b, size_t blen)
  * 0.65-0.78 at 16-64 MiB, reduce-scatter 0.91-1.02; 16-core Intel guest at 16 ranks 0.70-0.87,
  * reduce-scatter 1.02 (results/coll/dev-2core-zen4-2026-11-27-stop33 and device-16core-...).
  * The same rule for the copies out of the peers' symmetric buffers (gather_zerocopy,
- * bc_zerocopy), on AMD CPUs only (vsym_util_cpu_amd): 2-core AMD host, launches taking turns,
- * medians of three rounds, 16-64 MiB 0.53-0.71 of the time at 2 and 4 ranks (all-gather,
- * all-to-all, broadcast); at 8 MiB, where the ranks' buffers fill the L3, 0.60-1.25 in five rounds;
- * on the 16-core Intel guest, two rounds at 8 and 16 ranks, where the rule streamed (64 MiB) the
- * broadcast ran 1.2-2.0x slower, the all-gather and the all-to-all 0.9-1.7x
- * (results/coll/dev-2core-zen4-2026-11-27-stop34, device-16core-2026-11-27-stop34). Not where
+ * bc_zerocopy): 2-core AMD host, launches taking turns, medians of three rounds, 16-64 MiB
+ * 0.53-0.71 of the time at 2 and 4 ranks (all-gather, all-to-all, broadcast); at 8 MiB, where the
+ * ranks' buffers fill the L3, 0.60-1.25 in five rounds (results/coll/dev-2core-zen4-2026-11-27-
+ * stop34). Stop 34 found them 0.9-2.0x slower streamed on the 16-core Intel guest and kept them
+ * to AMD CPUs, but its streaming copy then fetched ahead with prefetchnta, which made it 2.3x
+ * slower on Intel's (vsym_util_copy_stream). Without it, stop 50, where the rule streams (64 MiB
+ * at 8 and 16 ranks there, six rounds): the all-gather 0.50-0.68 of the time, the broadcast
+ * 0.42-0.88 (in place too), the all-to-all 0.74-1.10; on the 2-vCPU Intel guest, 2 ranks, 32-64
+ * MiB, three rounds, 0.81-0.95, the broadcast in place 1.22 and 0.89
+ * (results/coll/device-16core-2026-11-29-stop50, dev-2core-intel-2026-11-29-stop50). Not where
  * src and dst overlap (in place, the lines of dst were read as src moments before: streaming
  * them was 1.10-1.16x slower). The call fences once before it returns (dst_fence). */
 static inline int dst_streams(int overlap, size_t whole)

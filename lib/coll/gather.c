@@ -98,8 +98,7 @@ static vsym_status_t gather_zerocopy(vsym_coll_t *c, const vsym_coll_buf_t *sb, 
     const int inplace = !blocks && src == dst + (size_t)c->me * len;
     const char *base = inplace ? dst : src + (blocks ? (size_t)c->me * len : 0);
     const size_t off = (size_t)(base - sb->base);
-    const int stream =
-        vsym_util_cpu_amd() && dst_streams(inplace, ((blocks ? all : len) + all) * (size_t)c->n);
+    const int stream = dst_streams(inplace, ((blocks ? all : len) + all) * (size_t)c->n);
     VSYM_TRY(vsym_coll_bar_sync(c));
     vsym_coll_bar_next(c);
     for (int i = 0; i < c->n; i++) {

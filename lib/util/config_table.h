@@ -32,9 +32,8 @@
       "Shared-memory copies of at least this size use non-temporal stores, and so do the copy "    \
       "service's rows and local copies once a run moves that many bytes, and a collective's "      \
       "stores into its results once the ranks' buffers together reach twice it, out of place "     \
-      "(the copies out of the peers' symmetric buffers on AMD CPUs only; auto: half the "          \
-      "last-level cache of the rank's CPU, from sysfs, at most 48 MiB counted for each CPU "       \
-      "sharing it, 16 MiB where sysfs has none; 0: never).")                                       \
+      "(auto: half the last-level cache of the rank's CPU, from sysfs, at most 48 MiB counted "    \
+      "for each CPU sharing it, 16 MiB where sysfs has none; 0: never).")                          \
     X(PUBLISH_STREAM, ENUM, "auto", "auto|on|off",                                                 \
       "How a rank stores what it publishes for its peers into its collective scratch (copies and " \
       "reductions): auto: on AMD CPUs, from 8 KiB, the first 4 KiB of one copy in 16 with "        \
