@@ -19,3 +19,10 @@ ab_round() {
       --json "$OUT/${tag}_$i.json" > /dev/null 2>&1 || echo "launch $tag $i failed"
   done
 }
+# ab_start ROUNDS: checks OLD, NEW and OUT are set, ROUNDS defaulted to its argument, OUT made
+# (stop 50's A/B scripts).
+ab_start() {
+  : "${OLD:?}" "${NEW:?}" "${OUT:?}"
+  ROUNDS=${ROUNDS:-$1}
+  mkdir -p "$OUT"
+}

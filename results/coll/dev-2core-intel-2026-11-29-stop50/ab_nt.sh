@@ -7,10 +7,8 @@
 #   OLD=/path/old/vsym-bench NEW=build/benches/vsym-bench OUT=dir bash ab_nt.sh
 # Then: python3 ../dev-2core-zen5-2026-11-28-stop49/ab_split_table.py OUT
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../ab_round.sh"
-: "${OLD:?}" "${NEW:?}" "${OUT:?}" "${ROUNDS:=4}"
-mkdir -p "$OUT"
+source "$(dirname "$0")/../ab_round.sh"
+ab_start 4
 for i in $(seq 1 "$ROUNDS"); do
     VSYM_NT_THRESHOLD=1 ab_round "$i" putnt 2 put --mode bw -b 1M -e 64M -f 4 -n 20
     ab_round "$i" put 2 put --mode bw -b 1M -e 64M -f 4 -n 20

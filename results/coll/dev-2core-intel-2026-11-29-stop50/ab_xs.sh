@@ -6,10 +6,8 @@
 #   OLD=/path/old/vsym-bench NEW=build/benches/vsym-bench OUT=dir bash ab_xs.sh
 # Then: python3 ../dev-2core-zen5-2026-11-28-stop49/ab_split_table.py OUT
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-source "$here/../ab_round.sh"
-: "${OLD:?}" "${NEW:?}" "${OUT:?}" "${ROUNDS:=4}"
-mkdir -p "$OUT"
+source "$(dirname "$0")/../ab_round.sh"
+ab_start 4
 for i in $(seq 1 "$ROUNDS"); do
     ab_round "$i" ar2 2 allreduce --dtype f32 -b 256K -e 32M -f 2 -n 20 --check
     ab_round "$i" ag2 2 allgather --dtype f32 -b 8M -e 64M -f 2 -n 20 --check
