@@ -1,6 +1,6 @@
 /* Stop 50: process_vm_readv (a process-to-process copy) from a parent's buffer into a child's,
  * in 256 KiB pieces and whole, against memcpy in the child, 64 KiB-64 MiB, best of the runs.
- * Build and run: gcc -O2 -o /tmp/cma cma_speed.c \&\& /tmp/cma */
+ * Build and run: gcc -O2 -o /tmp/cma cma_speed.c && /tmp/cma */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
