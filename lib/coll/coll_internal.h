@@ -427,11 +427,11 @@ static inline int apart(const void *a, size_t alen, const void *b, size_t blen)
  * to AMD CPUs, but its streaming copy then fetched ahead with prefetchnta, which made it 2.3x
  * slower on Intel's (vsym_util_copy_stream). Without it, stop 50, where the rule streams (64 MiB
  * at 8 and 16 ranks there, six rounds): the all-gather 0.50-0.68 of the time, the broadcast
- * 0.42-0.88 (in place too), the all-to-all 0.74-1.10; on the 2-vCPU Intel guest, 2 ranks, 32-64
- * MiB, three rounds, 0.81-0.95, the broadcast in place 1.22 and 0.89
- * (results/coll/device-16core-2026-11-29-stop50, dev-2core-intel-2026-11-29-stop50). Not where
- * src and dst overlap (in place, the lines of dst were read as src moments before: streaming
- * them was 1.10-1.16x slower). The call fences once before it returns (dst_fence). */
+ * 0.42-0.88 (in place too), the all-to-all 0.70-0.94 at 16 ranks and 1.02-1.18 at 8; on the
+ * 2-vCPU Intel guest, 2 ranks, out of place, 32-64 MiB, 0.78-0.88 in four rounds against the
+ * build before (results/coll/device-16core-2026-11-29-stop50, dev-2core-intel-2026-11-29-stop50).
+ * Not where src and dst overlap (in place, the lines of dst were read as src moments before:
+ * streaming them was 1.10-1.16x slower). The call fences once before it returns (dst_fence). */
 static inline int dst_streams(int overlap, size_t whole)
 {
     return !overlap && vsym_util_copy_streams(whole / 2);
