@@ -11,9 +11,6 @@
 #include "util/util.h"
 
 #if defined(__x86_64__)
-/* Non-temporal stores write whole lines to memory without first reading them into the cache
- * (no read-for-ownership), which saves a third of the memory traffic of a large copy. They are
- * weakly ordered: the sfence makes them visible before any later store (e.g. a signal). */
 /* Whether copy_nt fetches its source ahead with prefetchnta: on AMD CPUs (decided once). */
 static int prefetch_nta(void)
 {
@@ -26,6 +23,9 @@ static int prefetch_nta(void)
     return v;
 }
 
+/* Non-temporal stores write whole lines to memory without first reading them into the cache
+ * (no read-for-ownership), which saves a third of the memory traffic of a large copy. They are
+ * weakly ordered: the sfence makes them visible before any later store (e.g. a signal). */
 static void copy_nt(void *dst, const void *src, size_t len, int fence)
 {
     char *d = dst;
