@@ -449,6 +449,7 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
     json_object_set_new(cfg, "numa_nodes", json_integer(si.numa_nodes));
     json_object_set_new(cfg, "kernel", json_string(si.kernel));
     json_object_set_new(cfg, "clock", json_string(si.clock));
+    json_object_set_new(cfg, "nt_threshold", json_integer((json_int_t)si.nt_threshold));
     json_object_set_new(cfg, "clock_cost_ns", json_real(b->clock_ns));
     json_object_set_new(cfg, "spin_pause", json_boolean(vsym_util_spin_pause));
     json_object_set_new(cfg, "ranks", json_integer(b->nranks));

@@ -61,13 +61,13 @@ int main(int argc, char **argv)
     if (si.freq_max_khz > 0)
         snprintf(freq_max, sizeof(freq_max), "%.0f MHz", si.freq_max_khz / 1000.0);
     if (json) {
-        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:s, s:s}",
-                              "version", vsym_version(), "commit", vsym_build_commit(), "host",
-                              si.host, "cpu_model", si.cpu_model, "cores", si.cores_online,
-                              "numa_nodes", si.numa_nodes, "numa_node", si.numa_node,
-                              "cpus_allowed", si.cpus_allowed, "governor", si.governor,
-                              "freq_cur_khz", (json_int_t)si.freq_cur_khz, "freq_max_khz",
-                              (json_int_t)si.freq_max_khz, "kernel", si.kernel, "clock", si.clock);
+        json_t *o = json_pack(
+            "{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:s, s:s, s:I}", "version",
+            vsym_version(), "commit", vsym_build_commit(), "host", si.host, "cpu_model",
+            si.cpu_model, "cores", si.cores_online, "numa_nodes", si.numa_nodes, "numa_node",
+            si.numa_node, "cpus_allowed", si.cpus_allowed, "governor", si.governor, "freq_cur_khz",
+            (json_int_t)si.freq_cur_khz, "freq_max_khz", (json_int_t)si.freq_max_khz, "kernel",
+            si.kernel, "clock", si.clock, "nt_threshold", (json_int_t)si.nt_threshold);
         if (o == NULL) return 1;
         json_dumpf(o, stdout, JSON_COMPACT);
         printf("\n");
@@ -86,5 +86,10 @@ int main(int argc, char **argv)
     printf("frequency     %s (max %s)\n", freq_cur, freq_max);
     printf("kernel        %s\n", si.kernel);
     printf("clock         %s\n", si.clock);
+    if (si.nt_threshold > 0)
+        printf("nt threshold  %zu bytes (%.1f MiB: non-temporal copies from this size)\n",
+               si.nt_threshold, (double)si.nt_threshold / (1 << 20));
+    else
+        printf("nt threshold  0 (no non-temporal copies)\n");
     return 0;
 }

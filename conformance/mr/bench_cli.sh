@@ -94,7 +94,7 @@ import json, sys
 need_rec = ["schema", "tool", "suite", "op", "mode", "size", "date", "iterations", "warmup",
             "batch", "lat_us", "bw_gbs", "mops", "config"]
 need_cfg = ["host", "cpu_model", "cores", "governor", "freq_cur_khz", "numa_node", "transport",
-            "ranks", "nodes", "commit", "settings", "clock"]
+            "ranks", "nodes", "commit", "settings", "clock", "nt_threshold"]
 lines = open(sys.argv[1]).read().splitlines()
 # put: 4 sizes (8, 64, 512, 4K) x (lat, pingpong, bw) = 12; cswap: 1; barrier: 2
 if len(lines) != 15:
@@ -111,6 +111,9 @@ for i, line in enumerate(lines):
         sys.exit(f"FAIL: record {i}: schema or ranks")
     if "VSYM_HEAP_SIZE" not in r["config"]["settings"]:
         sys.exit("FAIL: settings lack VSYM_HEAP_SIZE")
+    nt = r["config"]["nt_threshold"]
+    if not isinstance(nt, int) or nt < 0:
+        sys.exit(f"FAIL: record {i}: nt_threshold {nt!r} is not a size in bytes")
     if not r["date"].endswith("Z"):
         sys.exit("FAIL: date is not UTC ISO 8601")
     for k in ("min", "median", "avg", "p99", "p99.9", "max"):

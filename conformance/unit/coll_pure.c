@@ -1022,6 +1022,13 @@ static void test_nt_threshold(void)
     vsym_util_sysfs_cpu_force(root);
     VSYM_CHECK(vsym_util_nt_threshold() == (size_t)48 << 20,
                "a 96 MiB L3 in sysfs: threshold %zu, expected 48 MiB", vsym_util_nt_threshold());
+    vsym_sysinfo_t si;
+    VSYM_CHECK_OK(vsym_sysinfo_get(&si));
+#if defined(__x86_64__)
+    VSYM_CHECK(si.nt_threshold == (size_t)48 << 20,
+               "the machine facts' nt_threshold %zu, expected the 48 MiB in force",
+               si.nt_threshold);
+#endif
     /* A 480 MiB L3 (what a hypervisor showed a 2-vCPU guest: the host's) with its CPUs listed: at
      * most 48 MiB counted for each, and a list that does not parse leaves the cache as it is. */
     static const struct {

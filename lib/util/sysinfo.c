@@ -156,6 +156,9 @@ VSYM_API vsym_status_t vsym_sysinfo_get(vsym_sysinfo_t *info_p)
     if (uname(&un) == 0 && strlen(un.release) < sizeof(si.kernel))
         memcpy(si.kernel, un.release, strlen(un.release) + 1);
     snprintf(si.clock, sizeof(si.clock), "CLOCK_MONOTONIC_RAW");
+#if defined(__x86_64__)
+    si.nt_threshold = vsym_util_nt_threshold();
+#endif
 
     CPU_ZERO(&set);
     snprintf(si.cpus_allowed, sizeof(si.cpus_allowed), "unknown");

@@ -40,6 +40,9 @@ typedef struct vsym_sysinfo {
     long freq_max_khz;   /* maximum frequency, 0 when unknown */
     char kernel[64];
     char clock[32];      /* the clock every timing uses: "CLOCK_MONOTONIC_RAW" */
+    size_t nt_threshold; /* bytes from which shared-memory copies use non-temporal stores:
+                            VSYM_NT_THRESHOLD in force, auto resolved from the last-level cache
+                            of this CPU; 0: never (as on CPUs other than x86-64) */
 } vsym_sysinfo_t;
 
 VSYM_API vsym_status_t vsym_sysinfo_get(vsym_sysinfo_t *info_p);
