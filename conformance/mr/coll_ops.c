@@ -1134,10 +1134,7 @@ static void t_paths(vsym_team_t *team)
         /* AUTO, 1 MiB of f32 from ordinary buffers: the ring up to 8 ranks, two-shot beyond;
          * between 2 ranks in place one-shot, except on AMD CPUs. */
         if (getenv("VSYM_COLL_ALGO") == NULL) {
-            int amd = 0;
-#if defined(__x86_64__)
-            amd = __builtin_cpu_is("amd");
-#endif
+            const int amd = vsym_util_cpu_amd();
             const char *large = n <= 8 ? "ring" : "twoshot";
             expect_path(c, x, x + big, big, VSYM_COLL_AUTO, large, "1 MiB out of place");
             expect_path(c, x, x, big, VSYM_COLL_AUTO, n == 2 && !amd ? "oneshot" : large,
@@ -1215,10 +1212,7 @@ static void t_paths(vsym_team_t *team)
          * all-gather's from 4 KiB per rank (where ranks share cores) on AMD CPUs, never
          * elsewhere; a size sets both; 0 never (SIZE_MAX). */
         if (getenv("VSYM_COLL_STREAM_MIN") == NULL) {
-            int amd = 0;
-#if defined(__x86_64__)
-            amd = __builtin_cpu_is("amd");
-#endif
+            const int amd = vsym_util_cpu_amd();
             size_t bc = amd ? 32768 : SIZE_MAX,
                    ag = amd && !vsym_util_core_per_rank() ? 4096 : SIZE_MAX;
             VSYM_CHECK(c->bc_stream_min == bc && c->ag_stream_min == ag,

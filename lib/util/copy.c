@@ -11,18 +11,6 @@
 #include "util/util.h"
 
 #if defined(__x86_64__)
-/* Whether copy_nt fetches its source ahead with prefetchnta: on AMD CPUs (decided once). */
-static int prefetch_nta(void)
-{
-    static int resolved = -1;
-    int v = __atomic_load_n(&resolved, __ATOMIC_RELAXED);
-    if (v < 0) {
-        v = vsym_util_cpu_amd();
-        __atomic_store_n(&resolved, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
-
 /* Non-temporal stores write whole lines to memory without first reading them into the cache
  * (no read-for-ownership), which saves a third of the memory traffic of a large copy. They are
  * weakly ordered: the sfence makes them visible before any later store (e.g. a signal). */
@@ -43,7 +31,7 @@ static void copy_nt(void *dst, const void *src, size_t len, int fence)
      * made the loop 2.3x slower, 5.5 GB/s at 4-32 MiB against 13.2-13.8 without it (or with
      * prefetcht0) and 14.1-14.3 for glibc's memcpy; at 64 MiB 4.9 against 8.6, memcpy 7.3
      * (results/coll/dev-2core-intel-2026-11-29-stop50). */
-    const int ahead = prefetch_nta();
+    const int ahead = vsym_util_cpu_amd();
     while (len >= 128) {
         if (ahead) {
             __builtin_prefetch(s + 640, 0, 0);
