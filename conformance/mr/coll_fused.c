@@ -228,9 +228,10 @@ static void factorisation(int ltp, int itp)
 /* Autotune writes the table for this topology and host; a new handler loads it. */
 /* The mode AUTO picks without a table (the rule in fused.c): across nodes the baseline (TP then
  * DP); on one node, at most 8 ranks, both fused pairs in one exchange up to 256 B of input with a
- * core per rank and 16 KiB where ranks share cores; above, all-reduce + all-gather through the
- * baseline up to 2 KiB and in two shots beyond, reduce-scatter + all-reduce through the baseline
- * up to 512 KiB (at every size with more than 8 ranks) and in two shots beyond. */
+ * core per rank and, where ranks share cores, 32 KiB (all-reduce + all-gather of ordinary buffers
+ * 64 KiB) on AMD CPUs, 8 KiB on others (1 KiB of symmetric buffers); above, all-reduce + all-gather
+ * through the baseline up to 2 KiB and in two shots beyond, reduce-scatter + all-reduce through the
+ * baseline up to 512 KiB (at every size with more than 8 ranks) and in two shots beyond. */
 static void untuned_rule(vsym_fused_t *f)
 {
     vsym_fused_topo_t t;
@@ -245,8 +246,16 @@ static void untuned_rule(vsym_fused_t *f)
             ? VSYM_FUSED_FEWEST_BYTES
             : ((modes & (1u << VSYM_FUSED_TWOSHOT)) ? VSYM_FUSED_TWOSHOT : VSYM_FUSED_ONESHOT);
     /* input bytes in one exchange: all-reduce + all-gather of ordinary buffers, the others */
-    const size_t one_max = vsym_util_core_per_rank() ? 256 : 65536,
-                 one_max2 = vsym_util_core_per_rank() ? 256 : 32768;
+    const int shared = !vsym_util_core_per_rank(), amd = vsym_util_cpu_amd();
+    const size_t one_max = !shared ? 256
+                           : !amd  ? 8192
+                                   : 65536,
+                 one_max2 = !shared ? 256
+                            : !amd  ? 8192
+                                    : 32768,
+                 one_sym = !shared ? 256
+                           : !amd  ? 1024
+                                   : 32768; /* symmetric buffers */
     const vsym_fused_mode_t small = base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
     struct {
         vsym_fused_op_t op;
@@ -278,9 +287,9 @@ static void untuned_rule(vsym_fused_t *f)
                    vsym_fused_mode_name(m), vsym_fused_mode_name(want));
     }
     /* Symmetric buffers that every rank reaches: the two-shot modes (in place) from 4 KiB of
-     * input on one node (reduce-scatter + all-reduce on more than 8 ranks of TP 2: from 16 KiB)
-     * but where one exchange is taken (at most 8 ranks, up to one_max2); else, and for ordinary
-     * buffers, the rule above. */
+     * input on one node (2 KiB where ranks share cores of other CPUs than AMD's; reduce-scatter +
+     * all-reduce on more than 8 ranks of TP 2: from 16 KiB) but where one exchange is taken (at
+     * most 8 ranks, up to one_sym); else, and for ordinary buffers, the rule above. */
     const int in_place = nodes == 1 && !transport_scope;
     char *si, *so, heap[16];
     VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 16, (void **)&si));
@@ -292,8 +301,14 @@ static void untuned_rule(vsym_fused_t *f)
             vsym_fused_mode_t plain =
                 vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
             const size_t sym_min =
-                op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && wn > 8 && wn / dp == 2 ? 16384 : 4096;
-            const int one = wn <= 8 && bytes <= one_max2;
+                op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && wn > 8 && wn / dp == 2 ? 16384
+                : shared && !amd                                                   ? 2048
+                                                                                   : 4096;
+            /* (reduce-scatter + all-reduce up to 2 KiB where one_sym is 1 KiB) */
+            const int one =
+                wn <= 8 &&
+                bytes <=
+                    (one_sym == 1024 && op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? 2048 : one_sym);
             vsym_fused_mode_t want = in_place && bytes >= sym_min && !one ? two : plain;
             vsym_fused_mode_t m =
                 vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, si, so, n, VSYM_DTYPE_BF16);

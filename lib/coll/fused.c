@@ -713,16 +713,29 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * 16 KiB-1 MiB, 1.0-1.5x at 4 KiB; but reduce-scatter + all-reduce from 16 KiB on more
      * than 8 ranks of TP 2 (16 ranks, TP 2 x DP 8, 4 KiB: 0.77-0.96x the baseline in six
      * launches of stops 31-32, 1.02-1.37x from 16 KiB). */
-    /* One exchange: where ranks share cores every wait may cost a switch, so it pays longer, in
-     * place buffers too: up to 32 KiB of input, 64 KiB for all-reduce + all-gather of ordinary
-     * buffers. 2-core Zen 5 host, 4 ranks (2 x 2), f32, two runs (6 and 5 launches), medians, the
-     * baseline's time over the one-shot's and over the two-shot's at 4-32 KiB: in place buffers
-     * 1.68-2.18 against 1.06-1.76 (64 KiB: 1.63 and 1.71 against 2.24 and 1.71); ordinary
-     * buffers 1.02-1.59 against 0.69-0.91; all-reduce + all-gather of ordinary buffers at 64 KiB
-     * 1.21-1.22 against 1.04, at 128 KiB 1.18-1.19 against 1.21-1.22. Stop 38's rule (16 KiB, and
-     * the two-shot modes from 4 KiB in place) had AUTO at 0.90 of the baseline's speed at 32 KiB
-     * (results/coll/dev-2core-zen5-2026-11-28-stop47). */
-    const size_t one_max = vsym_util_core_per_rank()                      ? 256
+    /* One exchange: where ranks share cores every wait may cost a switch, so on AMD CPUs it pays
+     * longer, in place buffers too: up to 32 KiB of input, 64 KiB for all-reduce + all-gather of
+     * ordinary buffers. 2-core Zen 5 host, 4 ranks (2 x 2), f32, two runs (6 and 5 launches),
+     * medians, the baseline's time over the one-shot's and over the two-shot's at 4-32 KiB: in
+     * place buffers 1.68-2.18 against 1.06-1.76 (64 KiB: 1.63 and 1.71 against 2.24 and 1.71);
+     * ordinary buffers 1.02-1.59 against 0.69-0.91; all-reduce + all-gather of ordinary buffers at
+     * 64 KiB 1.21-1.22 against 1.04, at 128 KiB 1.18-1.19 against 1.21-1.22. Stop 38's rule (16
+     * KiB, and the two-shot modes from 4 KiB in place) had AUTO at 0.90 of the baseline's speed at
+     * 32 KiB (results/coll/dev-2core-zen5-2026-11-28-stop47). */
+    /* On other CPUs than AMD's (the 2-core Intel guest, AVX-512, family 6 model 167) the bytes
+     * cost more than the waits: 4 ranks (2 x 2), f16, medians of the
+     * baseline's time over the one-shot's and over the two-shot's: in place buffers at 4-32 KiB
+     * 0.72-1.26 against 1.42-2.25, at 2 KiB 1.34 against 1.62 (all-reduce + all-gather) and 1.13
+     * against 1.04 (reduce-scatter + all-reduce), at 512 B-1 KiB 1.23-1.35 against 0.81-1.09;
+     * ordinary buffers at 16-32 KiB 0.92-1.03 against 0.96-1.11 (8 KiB: 1.13-1.20 against
+     * 1.01-1.15; 18 launches in three runs). So there one exchange in place up to 1 KiB (2 KiB
+     * for reduce-scatter + all-reduce), the two-shot modes above; from ordinary buffers up to 8 KiB
+     * (results/coll/dev-2core-intel-2026-11-29-stop51). */
+    const int shared = !vsym_util_core_per_rank(), amd = vsym_util_cpu_amd(),
+              rs_ar = op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE;
+    const size_t one_max = !shared                                        ? 256
+                           : !amd && sym                                  ? (rs_ar ? 2048 : 1024)
+                           : !amd                                         ? 8192
                            : op == VSYM_FUSED_ALLREDUCE_ALLGATHER && !sym ? 65536
                                                                           : 32768;
     if (f->W <= 8 && bytes <= one_max &&
@@ -733,6 +746,7 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
                                       : VSYM_FUSED_TWOSHOT;
     const size_t sym_min =
         op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
+        : shared && !amd                                                                   ? 2048
                                                                                            : 4096;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= 2048)
