@@ -84,8 +84,9 @@
       "Smallest all-to-all (bytes of the src) from ordinary buffers on one node in which every "   \
       "rank reads its blocks straight from its peers' src with process-to-process copies (one "    \
       "copy of each byte; below: two, through the scratch; 0: never), and all-gather between 2 "   \
-      "ranks (bytes per rank; until its stores into dst stream); auto: the all-to-all 32 KiB "     \
-      "between 2 ranks and 1 MiB beyond, the all-gather 32 KiB.")                                  \
+      "ranks (bytes per rank; until its stores into dst stream); auto: the all-to-all from 1 MiB " \
+      "beyond 2 ranks, otherwise never (between 2 ranks they won only while src stayed "           \
+      "unchanged between calls).")                                                                 \
     X(COLL_STREAM_MIN, SIZE, "auto", "",                                                           \
       "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
       "publishing copies use non-temporal stores, so that readers on other cores find the data "   \

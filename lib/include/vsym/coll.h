@@ -153,9 +153,10 @@ VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *coll, const void *src, v
                                            vsym_coll_algo_t algo);
 
 /* All-gather: dst (team_size x count elements) receives block r from rank r's src (count).
- * Between 2 ranks on one node, from ordinary buffers out of place of VSYM_COLL_PCOPY_MIN (auto:
- * 32 KiB) of src, each rank reads the peer's src with a process-to-process copy (as the
- * all-to-all below; both ranks must then pass ordinary buffers out of place). */
+ * Between 2 ranks on one node, from ordinary buffers out of place of VSYM_COLL_PCOPY_MIN bytes
+ * of src where it is set (auto: never; such copies won only while src stayed unchanged between
+ * calls), each rank reads the peer's src with a process-to-process copy (as the all-to-all below;
+ * both ranks must then pass ordinary buffers out of place). */
 VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *coll, const void *src, void *dst,
                                            size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo);
 
@@ -178,11 +179,11 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, v
 /* All-to-all: block j (count elements) of src goes to rank j, which stores it as block i
  * (the sender's rank) of dst. Both buffers hold team_size x count elements. From ordinary
  * buffers (out of place, every peer on this node, AUTO or ONESHOT) of at least
- * VSYM_COLL_PCOPY_MIN bytes of src (1 MiB), every rank reads its blocks straight from the peers'
- * src with process-to-process copies, where the OS allows them (vsym_team_process_copy): one
- * copy of each byte instead of two, for one exposure of src and one barrier per call; every
- * rank must then pass ordinary buffers out of place (as with symmetric buffers, the ranks must
- * agree on the kind of buffers). */
+ * VSYM_COLL_PCOPY_MIN bytes of src (auto: 1 MiB beyond 2 ranks, never between 2), every rank
+ * reads its blocks straight from the peers' src with process-to-process copies, where the OS
+ * allows them (vsym_team_process_copy): one copy of each byte instead of two, for one exposure
+ * of src and one barrier per call; every rank must then pass ordinary buffers out of place (as
+ * with symmetric buffers, the ranks must agree on the kind of buffers). */
 VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *coll, const void *src, void *dst,
                                           size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo);
 
@@ -325,11 +326,15 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
  * vsym_fused_shapes; in and out must not overlap: VSYM_ERR_INVALID_PARAM). dtype f32, f16 or bf16
  * (others too), sum.
  * mode AUTO picks by VSYM_FUSED_MODE, then the autotune table of the buffers' kind by size, else
- * a rule from runs on one node: on symmetric buffers (vsym_fused_buffer_alloc) the two shots in
- * place from 4 KiB of input; one exchange for all-reduce + all-gather up to 2 KiB of input (at
- * most 8 ranks) and for reduce-scatter + all-reduce while ranks x input <= 1 KiB (at most 8
- * ranks), the baseline for reduce-scatter + all-reduce up to 512 KiB, two shots above; across
- * nodes and for the single collectives the baseline. The baseline's TP and DP collectives are
+ * a rule from runs on one node: both pairs in one exchange (at most 8 ranks) up to 256 B of
+ * input with a core per rank, and where ranks share cores up to 32 KiB on AMD CPUs (all-reduce +
+ * all-gather of ordinary buffers 64 KiB) and 8 KiB on others (1 KiB on symmetric buffers, 2 KiB
+ * for reduce-scatter + all-reduce); above, on symmetric buffers (vsym_fused_buffer_alloc) the
+ * two shots in place from 4 KiB of input (2 KiB where ranks share cores of other CPUs than AMD's,
+ * 16 KiB for reduce-scatter + all-reduce on more than 8 ranks of TP 2); else all-reduce +
+ * all-gather through the baseline up to 2 KiB and in two shots above, reduce-scatter +
+ * all-reduce through the baseline up to 512 KiB (at every size beyond 8 ranks) and in two shots
+ * above; across nodes and for the single collectives the baseline. The baseline's TP and DP collectives are
  * called with AUTO, so VSYM_COLL_ALGO forces their algorithm as it does any collective's (the
  * fused modes have their own setting, VSYM_FUSED_MODE). Collective over the world. Errors:
  * VSYM_ERR_BAD_OP (op not valid for the topology), VSYM_ERR_BAD_MODE (mode not valid),
@@ -340,7 +345,7 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *fused, vsym_fused_op_t op,
 
 /* The mode AUTO would use for op on n elements of dtype in ordinary buffers (no
  * communication); _for: on the buffers in and out (symmetric ones have their own table and
- * rule: the two-shot modes from 4 KiB of input on one node). */
+ * rule: vsym_fused_run). */
 VSYM_API vsym_fused_mode_t vsym_fused_select_mode(const vsym_fused_t *fused, vsym_fused_op_t op,
                                                   size_t n, vsym_dtype_t dtype);
 VSYM_API vsym_fused_mode_t vsym_fused_select_mode_for(const vsym_fused_t *fused, vsym_fused_op_t op,
