@@ -65,8 +65,9 @@
       "collectives).")                                                                             \
     X(COLL_LL_MAX, INT, "-1", "",                                                                  \
       "Largest input (bytes per rank, at most 16384) that collectives send with the low-latency "  \
-      "protocol on shared memory (-1: 256; a broadcast 64 between 2 ranks, beyond 1024, 2048 "     \
-      "with more ranks than cores; 0: never).")                                                    \
+      "protocol on shared memory (-1: 256, the all-gather, reduce-scatter and all-to-all 56 "      \
+      "between 2 ranks; a broadcast 256 between 2 ranks, beyond 1024, 2048 with more ranks than "  \
+      "cores; 0: never).")                                                                         \
     X(COLL_NET_LL_MAX, SIZE, "1K", "",                                                             \
       "Largest block per peer (bytes) that the collectives' push exchange sends to peers over "    \
       "verbs as 8-byte words each carrying 4 data bytes and a flag of the call: one RDMA write, "  \
@@ -91,10 +92,10 @@
       "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
       "publishing copies use non-temporal stores, so that readers on other cores find the data "   \
       "in memory instead of snooping it out of the writer's cache (auto: on AMD CPUs broadcast "   \
-      "32K and, where ranks share cores, all-gather 512K, elsewhere never; 0: never).")            \
+      "32K and, where ranks share cores, all-gather 4K, elsewhere never; 0: never).")              \
     X(FUSED_MODE, STRING, "auto", "",                                                              \
-      "Fused collective mode (auto: autotune table, else oneshot, twoshot, fewest_bytes, "         \
-      "baseline).")                                                                                \
+      "Fused collective mode (auto: the autotune table, else a size rule; or oneshot, twoshot, "   \
+      "fewest_bytes, baseline).")                                                                  \
     X(AUTOTUNE_FILE, STRING, "", "", "Autotune table to load (and save to, after tuning).")        \
     X(COPY_CHUNK, SIZE, "0", "",                                                                   \
       "Copy service: tasks larger than this are segmented (0: from the staging size).")            \

@@ -66,10 +66,11 @@ typedef enum vsym_red_op {
  *            ONESHOT for all-to-all.
  *   RD       recursive doubling (all-reduce; all-gather on power-of-two teams, else RING),
  *            a binomial tree (broadcast); ONESHOT for reduce-scatter and all-to-all.
- *   HIER     two levels: inside each node, across nodes between ranks of equal local rank,
- *            then inside the node again (all-reduce), each level with the algorithm AUTO picks
- *            for it (whatever VSYM_COLL_ALGO says); teams that are not a regular node-major
- *            layout, and the other collectives, use TWOSHOT. */
+ *   HIER     two levels: a reduce-scatter inside each node through its scratch, an all-reduce
+ *            of each rank's segment across nodes between ranks of equal local rank (with the
+ *            algorithm AUTO picks for it, whatever VSYM_COLL_ALGO says), then an all-gather
+ *            inside the node (all-reduce); teams that are not a regular node-major layout, and
+ *            the other collectives, use TWOSHOT. */
 typedef enum vsym_coll_algo {
     VSYM_COLL_AUTO,
     VSYM_COLL_ONESHOT,
@@ -97,13 +98,13 @@ VSYM_API vsym_status_t vsym_coll_algo_from_name(const char *name, vsym_coll_algo
 
 /* Create a collective handle for team: allocates the scratch symmetric memory once (four
  * regions of VSYM_COLL_SCRATCH bytes, plus 256 KiB for the low-latency protocol, per rank) and
- * reads VSYM_COLL_ALGO. With peers over verbs, the first one-shot collective adds up to 2 MiB
- * per rank of landing slots for the push exchange (2 x team size x 64 KiB at most, 2 x team
- * size x 2 KiB for its flagged words, 32 x 32 KiB for pushed broadcasts); teams on
- * one node never do. Collective over the team. Synchronisation: on one node a per-rank
- * phase counter polled through load/store pointers, and for up to 256 B of one-shot data a
- * low-latency exchange whose data carries its own sequence number (no barrier at all); across
- * nodes the signal pads of the scratch object, and for one-shot data the push exchange's
+ * reads VSYM_COLL_ALGO. With peers over verbs, the first one-shot collective adds landing slots
+ * for the push exchange per rank: 2 x team size x at most 64 KiB of data (2 MiB at most), 2 x
+ * team size x 2 KiB for its flagged words and 32 x 32 KiB (1 MiB) for pushed broadcasts (about
+ * 3 MiB at 16 ranks); teams on one node never do. Collective over the team. Synchronisation: on one
+ * node a per-rank phase counter polled through load/store pointers, and for up to 256 B of one-shot
+ * data a low-latency exchange whose data carries its own sequence number (no barrier at all);
+ * across nodes the signal pads of the scratch object, and for one-shot data the push exchange's
  * counters or flagged words (no barrier either).
  * Returns VSYM_OK, VSYM_ERR_NO_MEMORY, VSYM_ERR_HEAP_EXHAUSTED, VSYM_ERR_INVALID_PARAM (NULL,
  * too few signal channels), VSYM_ERR_BAD_MODE (VSYM_COLL_ALGO names no algorithm). */
@@ -117,7 +118,7 @@ VSYM_API vsym_team_t *vsym_coll_team(const vsym_coll_t *coll);
 
 /* Symmetric buffers: size bytes from the symmetric heap, owned by the handle (freed by
  * vsym_coll_buffer_free or at destroy). Collective over the team (same size everywhere). When
- * the src and dst of an out-of-place all-reduce both lie in such buffers, at the same offsets on
+ * the src and dst of an all-reduce both lie in such buffers (in place too), at the same offsets on
  * every rank, and every peer is load/store reachable, the all-reduce reads the peers' inputs
  * and partial results where they are (no copy through the scratch): the fastest path for large
  * sizes. The all-gather, the all-to-all and the reduce-scatter read a src in such a buffer (the
@@ -140,7 +141,7 @@ VSYM_API vsym_status_t vsym_coll_buffer_free(vsym_coll_t *coll, void *ptr);
 VSYM_API vsym_status_t vsym_coll_barrier(vsym_coll_t *coll);
 
 /* Broadcast count elements from root's src to every rank's dst (root: src == dst is in place;
- * other ranks ignore src). AUTO on one node: between 2 ranks up to 64 B, beyond up to 1 KiB (2 KiB
+ * other ranks ignore src). AUTO on one node: between 2 ranks up to 256 B, beyond up to 1 KiB (2 KiB
  * with more ranks than cores; VSYM_COLL_LL_MAX where set) the low-latency protocol (no barrier: a
  * root may run up to 7 calls ahead of its slowest reader), else ONESHOT through the scratch, or
  * from symmetric dst buffers straight from the root's memory (see vsym_coll_buffer_alloc); with
@@ -167,7 +168,10 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *s
                                                 vsym_coll_algo_t algo);
 
 /* All-reduce count elements (any count, not only multiples of the team size). AUTO on one node:
- * ONESHOT for small sizes, then RING (two ranks, and up to 8 ranks from 1 MiB) or TWOSHOT;
+ * ONESHOT for small sizes, then RING (two ranks, and up to 8 ranks from 1 MiB) or TWOSHOT
+ * (f16 and bf16: between 2 ranks TWOSHOT above 1 KiB up to 8 KiB, then RING; beyond 2 ranks
+ * never RING); between 2 ranks in place from ordinary buffers ONESHOT where that gives RING
+ * (f32, f64 and the integers), except on AMD CPUs;
  * src and dst in the handle's symmetric buffers are read and written in place from
  * VSYM_COLL_ZEROCOPY_MIN (4 KiB);
  * across nodes HIER above 4 KiB (ONESHOT below; two ranks over verbs: ONESHOT at every size).
@@ -204,15 +208,15 @@ VSYM_API const char *vsym_coll_kind_name(vsym_coll_kind_t kind);
  * only for the broadcast, the op not needed), as a name:
  *   "none" (count 0), "copy" (one rank);
  *   "oneshot" (every rank reads what it needs from every peer after one barrier, or the root's
- *   data for the broadcast), "oneshot-ll" (all-reduce, broadcast: the low-latency protocol, no
- *   barrier),
+ *   data for the broadcast), "oneshot-ll" (the low-latency protocol, no barrier),
  *   "oneshot-exchange" (peers over verbs: the push exchange), "oneshot-nodes" (all-reduce
  *   across nodes: the push exchange once per node, then shared inside it), "oneshot-push"
  *   (broadcast with peers over verbs: the root writes flagged words to every rank);
  *   "symmetric-in-place" (all-reduce: the peers' symmetric buffers read and written in place;
  *   all-gather, all-to-all, reduce-scatter: the peers' symmetric src read straight into dst;
  *   broadcast: the root's memory read straight into dst); "process-copy" (all-to-all of
- *   ordinary buffers on one node: the peers' src read with process-to-process copies);
+ *   ordinary buffers on one node, all-gather between 2 ranks where VSYM_COLL_PCOPY_MIN is set:
+ *   the peers' src read with process-to-process copies);
  *   "twoshot" (all-reduce, broadcast), "ring" (all-reduce, all-gather, reduce-scatter), "rd"
  *   (all-reduce; all-gather on power-of-two teams), "hier" (all-reduce), "chain" and "tree"
  *   (broadcast: RING and RD).
@@ -334,11 +338,12 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
  * 16 KiB for reduce-scatter + all-reduce on more than 8 ranks of TP 2); else all-reduce +
  * all-gather through the baseline up to 2 KiB and in two shots above, reduce-scatter +
  * all-reduce through the baseline up to 512 KiB (at every size beyond 8 ranks) and in two shots
- * above; across nodes and for the single collectives the baseline. The baseline's TP and DP collectives are
- * called with AUTO, so VSYM_COLL_ALGO forces their algorithm as it does any collective's (the
- * fused modes have their own setting, VSYM_FUSED_MODE). Collective over the world. Errors:
- * VSYM_ERR_BAD_OP (op not valid for the topology), VSYM_ERR_BAD_MODE (mode not valid),
- * VSYM_ERR_BAD_DTYPE, VSYM_ERR_INVALID_PARAM, wait and transport errors. */
+ * above; across nodes and for the single collectives the baseline. The baseline's TP and DP
+ * collectives are called with AUTO, so VSYM_COLL_ALGO forces their algorithm as it does any
+ * collective's (the fused modes have their own setting, VSYM_FUSED_MODE). Collective over the
+ * world. Errors: VSYM_ERR_BAD_OP (op not valid for the topology), VSYM_ERR_BAD_MODE (mode not
+ * valid), VSYM_ERR_BAD_DTYPE, VSYM_ERR_BAD_SIZE (n x ranks x element size overflows),
+ * VSYM_ERR_INVALID_PARAM, wait and transport errors. */
 VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *fused, vsym_fused_op_t op,
                                       vsym_fused_mode_t mode, const void *in, void *out, size_t n,
                                       vsym_dtype_t dtype);
