@@ -93,7 +93,7 @@ struct vsym_obj {
     struct vsym_obj *next;
 };
 
-/* "rank 1 (world 1, node 0, host n1)": how errors name a peer. */
+/* "rank 1 (world rank 1, node 0, host n1, pid 4242)": how errors name a peer. */
 const char *vsym_core_peer_name(const vsym_team_t *team, int r, char *buf, size_t len);
 
 /* Out-of-band allgather over the team (through the bootstrap). */

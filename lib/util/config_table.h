@@ -6,7 +6,8 @@
       "Lowest level of log messages printed to stderr.")                                           \
     X(HEAP_SIZE, SIZE, "512M", "", "Size of each rank's symmetric heap.")                          \
     X(INTERNAL_SIZE, SIZE, "64M", "",                                                              \
-      "Size of each rank's internal shared region (signal pads, collective scratch).")             \
+      "Size of each rank's internal shared region (signal pads, the teams' barrier pads and "      \
+      "exchange slots; the collective scratch is on the symmetric heap).")                         \
     X(TIMEOUT, DOUBLE, "60", "",                                                                   \
       "Seconds any wait for a peer may last before it fails naming the peer.")                     \
     X(SIGNAL_CHANNELS, INT, "32", "", "Channels of every signal pad (1..1024).")                   \
@@ -23,7 +24,8 @@
       "enters qemu's main loop and slows the other vCPUs).")                                       \
     X(PROCESS_COPY, ENUM, "auto", "auto|keep|off",                                                 \
       "Process-to-process copies between the ranks of a node (process_vm_readv/writev: puts and "  \
-      "gets to rendezvous memory, the all-to-all's process-copy path, the copy service's writes "  \
+      "gets to rendezvous memory, the all-to-all's process-copy path and the all-gather's where "  \
+      "VSYM_COLL_PCOPY_MIN is set, the copy service's writes "                                     \
       "in place). auto: each rank lets any process of its user read it (PR_SET_PTRACER_ANY, for "  \
       "Yama's ptrace_scope 1) and they are used where they work; keep: Yama's rule is left as it " \
       "is and they are used where it allows them; off: none (such puts and gets fail, the "        \
@@ -48,7 +50,8 @@
       "non-temporal stores at every size; off: ordinary stores (VSYM_NT_THRESHOLD still "          \
       "applies).")                                                                                 \
     X(DEVICE, STRING, "", "",                                                                      \
-      "RDMA device to use (empty: the active device closest to the CPUs).")                        \
+      "RDMA device to use (empty: the active device closest to the CPUs; a list rxe0,rxe1: "       \
+      "entry node modulo the count, the pretend node under VSYM_VIRTUAL_NODES).")                  \
     X(PORT, INT, "0", "", "RDMA port number (0: the first active port).")                          \
     X(GID_INDEX, INT, "-1", "",                                                                    \
       "RoCE GID index (-1: choose RoCE v2, IPv4-mapped first, else link-local).")                  \

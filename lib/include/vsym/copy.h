@@ -17,13 +17,14 @@
  * vsym_copy_destroy(). At schedule time the service makes each distinct receive buffer (one per
  * distinct buffer pointer passed to register_receive, covering the registered ranges) reachable
  * by its senders, once, so that run() writes straight into it (zero copy); where that is not
- * possible (VSYM_COPY_ZERO_COPY=0 on some rank; over verbs, a buffer whose exposure would pin a
- * large placeholder on ranks without one of the same extent) it stages through symmetric staging
- * slots (two receive slots of VSYM_COPY_STAGING bytes per rank, on the symmetric heap). Either
- * way the result is the same. Cost: exposing a buffer is a collective rendezvous per distinct
- * buffer extent (and per repeat of an extent on one rank; buffers that touch in memory count as
- * one), at most 64 of them (the smallest buffers beyond are staged), so register receives into
- * few distinct buffers (e.g. one arena with positions) when there are many. Send buffers bound
+ * possible (VSYM_COPY_ZERO_COPY=0 on some rank; a rank that cannot make process-to-process
+ * copies to a peer on its node, see VSYM_PROCESS_COPY; over verbs, a buffer whose exposure would
+ * pin a large placeholder on ranks without one of the same extent) it stages through symmetric
+ * staging slots (two receive slots of VSYM_COPY_STAGING bytes per rank, on the symmetric heap).
+ * Either way the result is the same. Cost: exposing a buffer is a collective rendezvous per
+ * distinct buffer extent (and per repeat of an extent on one rank; buffers that touch in memory
+ * count as one), at most 64 of them (the smallest buffers beyond are staged), so register receives
+ * into few distinct buffers (e.g. one arena with positions) when there are many. Send buffers bound
  * for peers over verbs are registered for the NIC at schedule time (vsym_buffer_register, one
  * registration per extent grouped the same way; local, no exchange), so that run() puts from
  * them in place instead of copying through the transport's bounce slots; the registrations end
@@ -54,10 +55,11 @@
  * Threads. A service may be used by one thread at a time; it uses the team's context, so the
  * caller also serialises it with other users of that context.
  *
- * Settings (the same on every rank, else schedule() fails with VSYM_ERR_MISMATCH):
- * VSYM_COPY_STAGING (size of one staging slot, default 8M), VSYM_COPY_CHUNK (largest piece of a
- * task moved in one batch; 0 = the staging size; never more than the staging size),
- * VSYM_COPY_ZERO_COPY (1 default; 0 stages every byte), VSYM_TIMEOUT (every wait for a peer). */
+ * Settings: VSYM_COPY_STAGING (size of one staging slot, default 8M, at least 4 KiB) and
+ * VSYM_COPY_CHUNK (largest piece of a task moved in one batch; 0 = the staging size; never more
+ * than the staging size), the same on every rank, else schedule() fails with VSYM_ERR_MISMATCH;
+ * VSYM_COPY_ZERO_COPY (1 default; 0 on any rank stages every byte on every rank), VSYM_TIMEOUT
+ * (every wait for a peer). */
 #ifndef VSYM_COPY_H
 #define VSYM_COPY_H
 
@@ -166,7 +168,8 @@ VSYM_API vsym_status_t vsym_copy_register_receive_rows(vsym_copy_t *svc, uint64_
  * task ids (the count, and the first few with what is wrong), e.g.
  *   "copy schedule: 2 invalid tasks (2 listed): task 17: send on rank 0 to rank 1 has no
  *    receive; task 5: 100 bytes sent by rank 1, 96 received by rank 2"
- * Statuses (when several kinds occur, the first in this list wins):
+ * Statuses (VSYM_ERR_BAD_STATE and VSYM_ERR_MISMATCH are found first; among the three kinds of
+ * invalid task, the first in this list wins):
  *   VSYM_ERR_BAD_RANK  a registration named a peer outside the team;
  *   VSYM_ERR_BAD_TASK  a task id registered twice on one side, a task registered on one side
  *                      only, sender and receiver that do not name each other, or overlapping

@@ -47,7 +47,10 @@ typedef struct vsym_obj vsym_obj_t;
  * to the others, see VSYM_TRANSPORT and VSYM_VIRTUAL_NODES), and create the world and node
  * teams. Collective over all ranks of the job.
  * Returns VSYM_OK, VSYM_ERR_BOOTSTRAP, VSYM_ERR_NO_MEMORY, VSYM_ERR_TRANSPORT, VSYM_ERR_NO_DEVICE,
- * VSYM_ERR_INVALID_PARAM (a malformed setting). */
+ * VSYM_ERR_INVALID_PARAM (NULL ctx_p; a malformed setting, or one out of its range or at odds with
+ * the job: VSYM_SIGNAL_CHANNELS outside 1..1024, VSYM_TRANSPORT=shm across nodes, a GID index
+ * with no GID), VSYM_ERR_MISMATCH (the ranks' VSYM_HEAP_SIZE or VSYM_INTERNAL_SIZE differ),
+ * VSYM_ERR_UNSUPPORTED (verbs wanted in a build without them). */
 VSYM_API vsym_status_t vsym_init(vsym_ctx_t **ctx_p);
 
 /* Leave the job: a barrier over the world, then release every team, object and transport
@@ -215,9 +218,10 @@ VSYM_API vsym_status_t vsym_atomic32(vsym_obj_t *obj, int r, size_t offset, vsym
 
 /* Non-blocking 64-bit atomic (OpenSHMEM's shmem_atomic_fetch_add_nbi and friends): FETCH, ADD,
  * FETCH_ADD or CSWAP (else VSYM_ERR_BAD_OP) that may still be in flight on return. It is complete
- * at the target, and *old_p (may be NULL) holds the old value, after the next vsym_quiet; old_p
- * must stay valid until then. Over verbs many are in flight at once (the NIC's message rate);
- * CPU atomics complete on return. No order among them is promised before the quiet. */
+ * at the target, and *old_p holds the old value, after the next vsym_quiet; old_p must stay valid
+ * until then (NULL only for ADD: else VSYM_ERR_INVALID_PARAM). Over verbs many are in flight at
+ * once (the NIC's message rate); CPU atomics complete on return. No order among them is promised
+ * before the quiet. */
 VSYM_API vsym_status_t vsym_atomic64_nbi(vsym_obj_t *obj, int r, size_t offset, vsym_amo_op_t op,
                                          uint64_t value, uint64_t compare, uint64_t *old_p);
 

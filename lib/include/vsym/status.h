@@ -62,7 +62,8 @@ VSYM_API const char *vsym_status_str(vsym_status_t status);
 VSYM_API const char *vsym_status_name(vsym_status_t status);
 
 /* The detail of the last error reported on the calling thread, e.g.
- * "wait_signal(channel 3): timed out after 2.00 s waiting for rank 1 (node 0, host n1)".
+ * "signal_wait(channel 3): timed out after 2.00 s waiting for rank 1 (world rank 1, node 0, host
+ * n1, pid 4242)".
  * Empty string when no error was reported yet. Valid until the thread's next failing call. */
 VSYM_API const char *vsym_error_detail(void);
 
