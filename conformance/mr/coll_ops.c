@@ -1132,13 +1132,20 @@ static void t_paths(vsym_team_t *team)
                     vsym_coll_ll_usable(c, 8) ? "oneshot-ll" : "oneshot", "8 bytes on one node");
         expect_path(c, x, x, big, VSYM_COLL_RING, "ring", "forced");
         /* AUTO, 1 MiB of f32 from ordinary buffers: the ring up to 8 ranks, two-shot beyond;
-         * between 2 ranks in place one-shot, except on AMD CPUs. */
+         * between 2 ranks in place one-shot, except on AMD CPUs; and from 2 MiB: */
         if (getenv("VSYM_COLL_ALGO") == NULL) {
             const int amd = vsym_util_cpu_amd();
             const char *large = n <= 8 ? "ring" : "twoshot";
             expect_path(c, x, x + big, big, VSYM_COLL_AUTO, large, "1 MiB out of place");
             expect_path(c, x, x, big, VSYM_COLL_AUTO, n == 2 && !amd ? "oneshot" : large,
                         "1 MiB in place");
+            /* 2 MiB in place: beyond 2 ranks sharing cores two-shot, except on AMD CPUs. */
+            const int shared_two = n > 2 && n <= 8 && !vsym_util_core_per_rank() && !amd;
+            expect_path(c, x, x, 2 * big, VSYM_COLL_AUTO,
+                        n == 2       ? (amd ? "ring" : "oneshot")
+                        : shared_two ? "twoshot"
+                                     : large,
+                        "2 MiB in place");
             VSYM_CHECK(strcmp(vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, x, x, big, VSYM_DTYPE_F16,
                                              0, VSYM_COLL_AUTO),
                               n == 2 ? "ring" : "twoshot") == 0,

@@ -595,6 +595,23 @@ static int ar_inplace_oneshot(const vsym_coll_t *c, const void *src, const void 
            dtype != VSYM_DTYPE_F16 && dtype != VSYM_DTYPE_BF16 && !vsym_util_cpu_amd();
 }
 
+/* Whether an all-reduce of bytes from ordinary buffers beyond 2 ranks, which the rule gave the
+ * ring (from 1 MiB, up to 8 ranks), runs two-shot instead: algorithm left to the library, one
+ * node, ranks sharing cores, from 2 MiB, not on AMD CPUs. The rule's ring came from the 16-core
+ * guest, a core per rank (1.07-1.27x two-shot's speed, stop 17). On the 2-vCPU Intel guest of
+ * stop 51, each algorithm forced, launches taking turns (var.sh), two-shot over the ring: 4
+ * ranks, six rounds, medians 0.87-0.96 at 2-16 MiB, in and out of place, faster in 43 of 48
+ * round pairs, 1.00-1.01 at 32 MiB, 1.07-1.13 at 1 MiB; 3 ranks, five rounds, 0.95-1.00 at
+ * 2-32 MiB, 1.09-1.14 at 1 MiB (results/coll/dev-2core-intel-2026-11-29-stop51). Each of the
+ * ring's 2(n-1) steps waits for one neighbour, and where that neighbour shares a core with
+ * another rank each wait may cost a switch; two-shot waits twice a chunk. AMD CPUs are not
+ * measured, and keep the ring. */
+static int ar_shared_twoshot(const vsym_coll_t *c, size_t bytes, vsym_coll_algo_t algo, int chosen)
+{
+    return chosen && c->n > 2 && algo == VSYM_COLL_RING && c->all_direct &&
+           bytes >= COLL_SHARED_TWOSHOT_MIN && !vsym_util_core_per_rank() && !vsym_util_cpu_amd();
+}
+
 /* The path of an all-reduce (of more than one rank and element) whose algorithm resolved to
  * algo (chosen: left to the library); *sb_p, *db_p the symmetric buffers of src and dst for
  * P_ZEROCOPY. Local. */
@@ -615,6 +632,7 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
     }
     if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, bytes)) return P_LL;
     if (ar_inplace_oneshot(c, src, dst, dtype, algo, chosen)) return P_ONESHOT;
+    if (ar_shared_twoshot(c, bytes, algo, chosen)) return P_TWOSHOT;
     if (algo == VSYM_COLL_ONESHOT && !c->all_direct)
         return vsym_team_num_nodes(c->team) > 1 && vsym_coll_hier_regular(c) ? P_NODES : P_XCH;
     switch (algo) {

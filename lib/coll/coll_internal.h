@@ -207,6 +207,9 @@ int vsym_coll_zc_streams(int n, size_t bytes, int in_place);
 /* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src) beyond 2 ranks; never between 2,
  * nor the all-gather's */
 #define COLL_PCOPY_MIN 1048576
+/* The all-reduce beyond 2 ranks sharing cores: two-shot instead of the ring from this many bytes
+ * (ar_shared_twoshot in coll.c) */
+#define COLL_SHARED_TWOSHOT_MIN ((size_t)2 << 20)
 /* Point the publish probes of this process at the team's record of the last far probe (rank 0's
  * scratch; none where a peer is not mapped): at the start of every collective call. */
 void vsym_coll_publish_share(const vsym_coll_t *c);

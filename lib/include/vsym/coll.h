@@ -171,7 +171,8 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *s
  * ONESHOT for small sizes, then RING (two ranks, and up to 8 ranks from 1 MiB) or TWOSHOT
  * (f16 and bf16: between 2 ranks TWOSHOT above 1 KiB up to 8 KiB, then RING; beyond 2 ranks
  * never RING); between 2 ranks in place from ordinary buffers ONESHOT where that gives RING
- * (f32, f64 and the integers), except on AMD CPUs;
+ * (f32, f64 and the integers), and beyond 2 ranks sharing cores TWOSHOT from 2 MiB, except on
+ * AMD CPUs;
  * src and dst in the handle's symmetric buffers are read and written in place from
  * VSYM_COLL_ZEROCOPY_MIN (4 KiB);
  * across nodes HIER above 4 KiB (ONESHOT below; two ranks over verbs: ONESHOT at every size).
