@@ -250,7 +250,8 @@ compare)
   # The collectives against Open MPI: a row per size (8 B, 256 B, 8 KiB, 256 KiB) in each table,
   # every time and ratio a number; the all-reduce's bound fractions from 256 KiB, measured back to
   # back in a table of their own; then the same tables with src rewritten before each call
-  # (--touch: 32 KiB and 512 KiB, no bound); no wrong value recorded.
+  # (--touch: 32 KiB and 512 KiB, no bound); then the all-reduce's tables and bound at 4 ranks
+  # (--coll-ranks' default); no wrong value recorded.
   python3 - "$work/out" "$work/c/compare.jsonl" <<'EOF' || exit 1
 import json, re, sys
 text = open(sys.argv[1]).read()
@@ -278,22 +279,46 @@ for suite, mode, title, hdr, rows in tables:
         if len(r) != len(cols) or any(float(x) < 0 for x in r[:-1]) or \
                 0 in map(float, r[1:4]) or not re.fullmatch(r"[fn]{3}", r[-1]):
             sys.exit(f"FAIL: {suite} {mode}: row {r} (columns {cols})")
-bound = re.findall(r"^## allreduce, 2 ranks, f32: fraction of the memory-bandwidth bound, each "
-                   r"size measured back to back\n(?:#.*\n)+(.*)\n((?:\s+\d+ .*\n)+)", text, re.M)
-if len(bound) != 1:
-    sys.exit(f"FAIL: {len(bound)} tables of the all-reduce's bound, 1 expected")
-cols, rows = bound[0][0].split(), [r.split() for r in bound[0][1].strip().split("\n")]
-if [(r[0], r[1]) for r in rows] != [("262144", "out-of-place"), ("262144", "in-place")] or \
-        any(len(r) != len(cols) or not all(float(x) > 0 for x in r[2:-1]) or
-            not re.fullmatch(r"[fn]{2}", r[-1]) for r in rows):
-    sys.exit(f"FAIL: the bound's rows {rows} (columns {cols})")
+many = re.findall(r"^## allreduce (out-of-place|in-place), 4 ranks, f32: .*\n(.*)\n"
+                  r"((?:\s+\d+ .*\n)+)", text, re.M)
+if [m[0] for m in many] != ["out-of-place", "in-place"]:
+    sys.exit(f"FAIL: the 4-rank all-reduce tables {[m[0] for m in many]}")
+for mode, hdr, rows in many:
+    cols, rows = hdr.split(), [r.split() for r in rows.strip().split("\n")]
+    if [int(r[0]) for r in rows] != [8, 256, 8192, 262144] or any(
+            len(r) != len(cols) or 0 in map(float, r[1:4]) or not re.fullmatch(r"[fn]{3}", r[-1])
+            for r in rows):
+        sys.exit(f"FAIL: the 4-rank all-reduce {mode}: rows {rows} (columns {cols})")
+for n in (2, 4):
+    bound = re.findall(rf"^## allreduce, {n} ranks, f32: fraction of the memory-bandwidth bound, "
+                       r"each size measured back to back\n(?:#.*\n)+(.*)\n((?:\s+\d+ .*\n)+)",
+                       text, re.M)
+    if len(bound) != 1:
+        sys.exit(f"FAIL: {len(bound)} tables of the all-reduce's bound at {n} ranks, 1 expected")
+    cols, rows = bound[0][0].split(), [r.split() for r in bound[0][1].strip().split("\n")]
+    if [(r[0], r[1]) for r in rows] != [("262144", "out-of-place"), ("262144", "in-place")] or \
+            any(len(r) != len(cols) or not all(float(x) > 0 for x in r[2:-1]) or
+                not re.fullmatch(r"[fn]{2}", r[-1]) for r in rows):
+        sys.exit(f"FAIL: the bound's rows at {n} ranks {rows} (columns {cols})")
 recs = [json.loads(l) for l in open(sys.argv[2])]
 bd = [r for r in recs if r.get("pass") == "bound"]
 recs = [r for r in recs if r.get("pass") != "bound"]
-if sorted((r["tool"], r.get("copy", "-")) for r in bd if r["op"] in ("memcpy", "allreduce")) != \
-        [("memcpy-bench", "alone"), ("memcpy-bench", "loaded")] + [("vsym-bench", "-")] * 4 or \
-        any(r.get("wrong", 0) != 0 or r["size"] != 262144 for r in bd):
-    sys.exit(f"FAIL: the bound's records {[(r['tool'], r['op'], r['mode']) for r in bd]}")
+for n in (2, 4):
+    b = [r for r in bd if r.get("np") == n]
+    if sorted((r["tool"], r.get("copy", "-")) for r in b if r["op"] in ("memcpy", "allreduce")) \
+            != [("memcpy-bench", "alone"), ("memcpy-bench", "loaded")] + \
+            [("vsym-bench", "-")] * 4 or any(r.get("wrong", 0) != 0 or r["size"] != 262144
+                                              for r in b) or \
+            any(r["config"]["ranks"] != n for r in b if r["tool"] == "vsym-bench"):
+        sys.exit(f"FAIL: the bound's records at {n} ranks "
+                 f"{[(r['tool'], r['op'], r['mode']) for r in b]}")
+ar4 = [r for r in recs if r.get("tool") == "vsym-bench" and r["config"].get("ranks") == 4]
+mpi4 = [r for r in recs if r.get("tool") == "mpi-coll" and r["config"].get("ranks") == 4]
+if len(ar4) != 16 or any(r["suite"] != "allreduce" or r["wrong"] != 0 for r in ar4) or \
+        len(mpi4) != 8 or any(r["suite"] != "allreduce" for r in mpi4):
+    sys.exit(f"FAIL: {len(ar4)} vsym records at 4 ranks (16 all-reduces, #wrong 0), "
+             f"{len(mpi4)} mpi-coll's (8 all-reduces)")
+recs = [r for r in recs if r["config"].get("ranks") != 4]
 ar = [r for r in recs if r.get("tool") == "vsym-bench" and r["suite"] == "allreduce"]
 art = [r for r in ar if r.get("touch") is True]
 mpi = [r for r in recs if r.get("tool") == "mpi-coll"]
@@ -306,8 +331,8 @@ if len(ar) != 24 or len(art) != 8 or any(r["wrong"] != 0 for r in ar) or not mpi
 for who in ("vsym", "Open MPI"):
     n_state = len(re.findall(rf"^# line round trip between two cores \({who}\): \d+-\d+ ns; "
                              r"\d+ of \d+ rows far", text, re.M))
-    if n_state != 10:  # a line per suite (5) and pass (2)
-        sys.exit(f"FAIL: {n_state} lines of the cores' state for {who}, 10 expected")
+    if n_state != 11:  # a line per suite (5) and pass (2), and the 4-rank all-reduce's
+        sys.exit(f"FAIL: {n_state} lines of the cores' state for {who}, 11 expected")
 # mpi-coll's records name the cores' state as vsym-bench's do (2 ranks: between ranks 0 and 1).
 bad = [(r["suite"], r["size"], r.get("core_rtt_ns")) for r in mpi
        if r["config"]["cores"] >= 2 and not 0 < (r.get("core_rtt_ns") or 0) < 1e6]
