@@ -302,11 +302,18 @@ static void line_prefetchw(const void *p)
  * Zen 5 host (8 rounds; near, 8 rounds, 0.92-1.10) and 1.46-1.57 on the Intel guest (30 rounds),
  * Open MPI / vsym at 64 B 1.67-1.96 and 1.32-1.47 after; results/coll/dev-2core-zen5-2026-11-28-
  * stop49 and device-16core-2026-11-29-stop49. Asking for every line of 128-256 B made those
- * 1.2-1.3x slower on the Zen 5 host (far), so two lines at most (LL_PREFETCH_NEXT_LINES). */
-#define LL_PREFETCH_NEXT_LINES 2
+ * 1.2-1.3x slower on the Zen 5 host (far), so two lines at most on AMD CPUs. On the 2-vCPU Intel
+ * guest of stop 51 every line of 128-256 B (3-5 lines: all that the low-latency broadcast between
+ * 2 ranks carries) made those 1.23-1.55x as fast, ahead in 158 of 160 launch pairs (two runs
+ * of 10 rounds, against the build before; out of place 128 B 0.133-0.141 -> 0.108-0.114 us, 256 B
+ * 0.183-0.190 -> 0.122-0.123; Open MPI's MPI_Bcast 0.12 at 128 B; results/coll/
+ * dev-2core-intel-2026-11-29-stop51), so on other CPUs five. */
+#define LL_PREFETCH_NEXT_LINES_AMD 2
+#define LL_PREFETCH_NEXT_LINES 5
 void vsym_coll_ll_prefetch_next(const vsym_coll_t *c, int r, uint64_t seq, size_t len)
 {
     if (c->n != 2 || len > LL_PREFETCH_NEXT_LINES * LL_LINE_DATA) return;
+    if (len > LL_PREFETCH_NEXT_LINES_AMD * LL_LINE_DATA && vsym_util_cpu_amd()) return;
     const char *next = ll_region(c, r, seq + 1);
     for (size_t i = 0; i < ll_lines(len); i++)
         __builtin_prefetch(next + 64 * i, 0, 3);
