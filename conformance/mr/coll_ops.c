@@ -1139,6 +1139,11 @@ static void t_paths(vsym_team_t *team)
             expect_path(c, x, x + big, big, VSYM_COLL_AUTO, large, "1 MiB out of place");
             expect_path(c, x, x, big, VSYM_COLL_AUTO, n == 2 && !amd ? "oneshot" : large,
                         "1 MiB in place");
+            /* The broadcast's reader between 2 ranks asks for the next call's lines up to 2 of
+             * them on AMD CPUs, else 5 (56 data bytes a line). */
+            VSYM_CHECK(c->ll_next_max == (amd ? 112u : 280u),
+                       "broadcast's next-call lines up to %zu bytes, expected %u", c->ll_next_max,
+                       amd ? 112u : 280u);
             /* 2 MiB in place: beyond 2 ranks sharing cores two-shot, except on AMD CPUs. */
             const int shared_two = n > 2 && n <= 8 && !vsym_util_core_per_rank() && !amd;
             expect_path(c, x, x, 2 * big, VSYM_COLL_AUTO,

@@ -181,6 +181,7 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         c->ll_max = ll >= 0 ? (size_t)ll : COLL_LL_DEFAULT_MAX;
         if (c->ll_max > VSYM_COLL_LL_MAX) c->ll_max = VSYM_COLL_LL_MAX;
         c->bc_ll_max = ll >= 0 ? c->ll_max : bc_ll_default_max(c->n);
+        c->ll_next_max = vsym_coll_ll_next_max();
         c->blk_ll_max = ll >= 0 || c->n > 2 ? c->ll_max : COLL_BLK_LL_MAX_2;
     }
     c->zc_min = vsym_config_size(VSYM_CFG_COLL_ZEROCOPY_MIN);

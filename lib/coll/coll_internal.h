@@ -140,6 +140,7 @@ struct vsym_coll {
     uint64_t ll_seq;       /* low-latency (LL) calls so far */
     uint64_t ll_min_done;  /* every peer has finished at least this many LL calls */
     size_t ll_lines_last;  /* lines the last LL publication of this rank took */
+    size_t ll_next_max;    /* the broadcast's LL bytes whose next-call lines a reader asks for */
     size_t xch_max;        /* largest block per peer of the push exchange (0: none) */
     vsym_obj_t *xch;       /* its landing slots, then its counters; made at first use */
     char *xch_base;        /* this rank's memory of xch */
@@ -233,8 +234,12 @@ int vsym_coll_blk_ll_usable(const vsym_coll_t *c, size_t bytes);
  * will publish in it (then it waits, when needed, for the ranks still reading the region). */
 vsym_status_t vsym_coll_ll_begin(vsym_coll_t *c, int publishes, uint64_t *seq_p);
 /* A reader of rank r's publication of len bytes in call seq, which r alone publishes (the
- * broadcast): between 2 ranks, up to two lines (112 B), ask for r's lines of call seq + 1 now. */
+ * broadcast): between 2 ranks, up to c->ll_next_max bytes, ask for r's lines of call seq + 1 now.
+ */
 void vsym_coll_ll_prefetch_next(const vsym_coll_t *c, int r, uint64_t seq, size_t len);
+/* The bytes of a broadcast up to which vsym_coll_ll_prefetch_next asks for the lines (the
+ * handle's ll_next_max): 2 lines on AMD CPUs, 5 on others. */
+size_t vsym_coll_ll_next_max(void);
 /* End LL call seq on this rank (every read done); all_read: every rank read every rank's data. */
 void vsym_coll_ll_end(vsym_coll_t *c, uint64_t seq, int all_read);
 /* Publish len bytes of src for call seq (from vsym_coll_ll_begin). */

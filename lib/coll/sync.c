@@ -302,18 +302,26 @@ static void line_prefetchw(const void *p)
  * Zen 5 host (8 rounds; near, 8 rounds, 0.92-1.10) and 1.46-1.57 on the Intel guest (30 rounds),
  * Open MPI / vsym at 64 B 1.67-1.96 and 1.32-1.47 after; results/coll/dev-2core-zen5-2026-11-28-
  * stop49 and device-16core-2026-11-29-stop49. Asking for every line of 128-256 B made those
- * 1.2-1.3x slower on the Zen 5 host (far), so two lines at most on AMD CPUs. On the 2-vCPU Intel
- * guest of stop 51 every line of 128-256 B (3-5 lines: all that the low-latency broadcast between
- * 2 ranks carries) made those 1.23-1.55x as fast, ahead in 158 of 160 launch pairs (two runs
- * of 10 rounds, against the build before; out of place 128 B 0.133-0.141 -> 0.108-0.114 us, 256 B
- * 0.183-0.190 -> 0.122-0.123; Open MPI's MPI_Bcast 0.12 at 128 B; results/coll/
- * dev-2core-intel-2026-11-29-stop51), so on other CPUs five. */
+ * 1.2-1.3x slower on the Zen 5 host (far), so two lines at most on AMD CPUs. On Intel's, every
+ * line of 128-256 B (3-5 lines: all that the low-latency broadcast between 2 ranks carries), in
+ * launches taking turns with the build before, medians: the 2-vCPU guest of stop 51 1.23-1.57x as
+ * fast (three runs of 10 rounds, ahead in 237 of 240 launch pairs; out of place 128 B 0.13 -> 0.10
+ * us, Open MPI's MPI_Bcast 0.12), the 16-core guest 1.35-1.62x (two runs of 30 rounds, ahead in
+ * 27-30 of 30 a row; 128 B 0.26 -> 0.17-0.18 us, Open MPI 0.26); results/coll/
+ * dev-2core-intel-2026-11-29-stop51, device-16core-2026-11-29-stop51. So five lines on other CPUs
+ * (the handle's ll_next_max, set once: with the CPU asked at each call the 16-core guest's calls
+ * of 8-64 B ran 0.91-0.96 of the old speed, with the limit in the handle 0.96-1.02). */
 #define LL_PREFETCH_NEXT_LINES_AMD 2
 #define LL_PREFETCH_NEXT_LINES 5
+size_t vsym_coll_ll_next_max(void)
+{
+    return (vsym_util_cpu_amd() ? LL_PREFETCH_NEXT_LINES_AMD : LL_PREFETCH_NEXT_LINES) *
+           LL_LINE_DATA;
+}
+
 void vsym_coll_ll_prefetch_next(const vsym_coll_t *c, int r, uint64_t seq, size_t len)
 {
-    if (c->n != 2 || len > LL_PREFETCH_NEXT_LINES * LL_LINE_DATA) return;
-    if (len > LL_PREFETCH_NEXT_LINES_AMD * LL_LINE_DATA && vsym_util_cpu_amd()) return;
+    if (c->n != 2 || len > c->ll_next_max) return;
     const char *next = ll_region(c, r, seq + 1);
     for (size_t i = 0; i < ll_lines(len); i++)
         __builtin_prefetch(next + 64 * i, 0, 3);
