@@ -304,11 +304,11 @@ static void untuned_rule(vsym_fused_t *f)
                 op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && wn > 8 && wn / dp == 2 ? 16384
                 : shared && !amd                                                   ? 2048
                                                                                    : 4096;
-            /* (reduce-scatter + all-reduce up to 2 KiB where one_sym is 1 KiB) */
+            /* (reduce-scatter + all-reduce up to 2 KiB where ranks share cores of other CPUs) */
             const int one =
                 wn <= 8 &&
                 bytes <=
-                    (one_sym == 1024 && op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? 2048 : one_sym);
+                    (shared && !amd && op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? 2048 : one_sym);
             vsym_fused_mode_t want = in_place && bytes >= sym_min && !one ? two : plain;
             vsym_fused_mode_t m =
                 vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, si, so, n, VSYM_DTYPE_BF16);
