@@ -1114,9 +1114,11 @@ static void t_paths(vsym_team_t *team)
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
     size_t big = 1 << 18; /* 1 MiB of f32 */
     /* Room for a src and a dst of 1 MiB and a few elements each. */
-    float *x = calloc(2 * big + 128, sizeof(float)), *s;
+    /* the process-copy paths' checks: src and dst of up to 4 MiB, far apart */
+    const size_t pc_far = 4 * big + 64;
+    float *x = calloc(2 * pc_far + 128, sizeof(float)), *s;
     VSYM_CHECK(x != NULL, "calloc");
-    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, (2 * big + 128) * sizeof(float), (void **)&s));
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, (2 * pc_far + 128) * sizeof(float), (void **)&s));
     int direct = 1;
     for (int r = 0; r < n; r++)
         direct &= vsym_obj_peer_ptr(c->scratch, r) != NULL;
@@ -1169,55 +1171,60 @@ static void t_paths(vsym_team_t *team)
                     "symmetric buffers overlapping");
         kind_paths(c, n, 1, x);
         /* The all-to-all of ordinary buffers from VSYM_COLL_PCOPY_MIN (auto: 1 MiB of src,
-         * never between 2 ranks) reads the peers' src with process-to-process copies: AUTO and
-         * one-shot, out of place only. */
+         * between 2 ranks 4 MiB, never on AMD CPUs) reads the peers' src with
+         * process-to-process copies: AUTO and one-shot, out of place only. */
         int pcopy = 1;
         for (int r = 0; r < n; r++)
             pcopy &= vsym_team_process_copy(team, r);
+        const int pc_amd = vsym_util_cpu_amd();
         size_t pc = !pcopy                          ? 0
                     : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min
-                    : n == 2                        ? 0
-                                                    : 1 << 20;
+                    : n > 2                         ? 1 << 20
+                    : pc_amd                        ? 0
+                                                    : 4 << 20;
         VSYM_CHECK(c->pcopy_min == pc, "all-to-all's process-copy limit %zu, expected %zu",
                    c->pcopy_min, pc);
         if (pc == 0)
             printf("# coll_ops: %s: the all-to-all's process-copy path is not checked here\n",
                    !pcopy ? "no process-to-process copies on this node (vsym_team_process_copy)"
-                          : "none by default between 2 ranks (the suite with VSYM_COLL_PCOPY_MIN"
-                            " set checks it)");
+                          : "none by default between 2 ranks on AMD CPUs (the suite with "
+                            "VSYM_COLL_PCOPY_MIN set checks it)");
         /* f32 per block: the fewest whose n blocks make pc bytes */
         size_t pcount = (pc / 4 + (size_t)n - 1) / (size_t)n;
         if (pc > 0) {
-            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + big + 64, pcount, VSYM_COLL_AUTO,
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + pc_far, pcount, VSYM_COLL_AUTO,
                              "process-copy", "all-to-all at the process-copy limit");
-            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + big + 64, pcount, VSYM_COLL_ONESHOT,
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + pc_far, pcount, VSYM_COLL_ONESHOT,
                              "process-copy", "all-to-all at the limit, one-shot");
-            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + big + 64, pcount, VSYM_COLL_RING,
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + pc_far, pcount, VSYM_COLL_RING,
                              "oneshot", "all-to-all at the limit, ring");
             expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x, pcount, VSYM_COLL_AUTO, "oneshot",
                              "all-to-all at the limit, in place");
-            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + big + 64, pcount - 1,
-                             VSYM_COLL_AUTO, "oneshot", "all-to-all below the process-copy limit");
-            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, s, s + big + 64, pcount, VSYM_COLL_AUTO,
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + pc_far, pcount - 1, VSYM_COLL_AUTO,
+                             "oneshot", "all-to-all below the process-copy limit");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, s, s + pc_far, pcount, VSYM_COLL_AUTO,
                              "symmetric-in-place", "all-to-all of symmetric buffers");
         }
-        /* The all-gather too, between 2 ranks only, from the setting where set (auto: never)
-         * until its stores into dst stream (the ranks' src and dst over twice
-         * VSYM_NT_THRESHOLD). */
-        size_t gpc = !pcopy ? 0 : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min : 0;
+        /* The all-gather too, between 2 ranks only, from the setting where set (auto: 2 MiB a
+         * rank, never on AMD CPUs) until its stores into dst stream (the ranks' src and dst over
+         * twice VSYM_NT_THRESHOLD). */
+        size_t gpc = !pcopy                          ? 0
+                     : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min
+                     : pc_amd                        ? 0
+                                                     : 2 << 20;
         VSYM_CHECK(c->ag_pcopy_min == gpc, "all-gather's process-copy limit %zu, expected %zu",
                    c->ag_pcopy_min, gpc);
         if (gpc >= 8) {
             const size_t gcount = gpc / 4, gb = gcount * 4;
             const int gstream = vsym_util_copy_streams((gb + (size_t)n * gb) * (size_t)n / 2);
-            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + big + 64, gcount, VSYM_COLL_AUTO,
+            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + pc_far, gcount, VSYM_COLL_AUTO,
                              n == 2 && !gstream ? "process-copy" : "oneshot",
                              "all-gather at the process-copy limit");
-            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + big + 64, gcount - 1,
-                             VSYM_COLL_AUTO, "oneshot", "all-gather below the process-copy limit");
+            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + pc_far, gcount - 1, VSYM_COLL_AUTO,
+                             "oneshot", "all-gather below the process-copy limit");
             expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x + (size_t)me * gcount, x, gcount,
                              VSYM_COLL_AUTO, "oneshot", "all-gather at the limit, in place");
-            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + big + 64, gcount, VSYM_COLL_RING,
+            expect_kind_path(c, VSYM_COLL_KIND_ALLGATHER, x, x + pc_far, gcount, VSYM_COLL_RING,
                              "ring", "all-gather at the limit, ring");
         }
         /* VSYM_COLL_STREAM_MIN: auto streams the broadcast's publishes from 32 KiB and the

@@ -192,8 +192,12 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     }
     /* 0 (never) unless every rank is reached by process-to-process copies (none over verbs). */
     const size_t pcopy_set = vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN); /* SIZE_MAX: auto */
-    c->pcopy_min = pcopy_set != SIZE_MAX ? pcopy_set : c->n == 2 ? 0 : COLL_PCOPY_MIN;
-    c->ag_pcopy_min = pcopy_set == SIZE_MAX ? 0 : pcopy_set;
+    const int amd = vsym_util_cpu_amd();
+    c->pcopy_min = pcopy_set != SIZE_MAX ? pcopy_set
+                   : c->n > 2            ? COLL_PCOPY_MIN
+                   : amd                 ? 0
+                                         : COLL_PCOPY_MIN_2;
+    c->ag_pcopy_min = pcopy_set != SIZE_MAX ? pcopy_set : amd ? 0 : COLL_AG_PCOPY_MIN_2;
     for (int r = 0; r < c->n; r++)
         if (!vsym_team_process_copy(team, r)) c->pcopy_min = c->ag_pcopy_min = 0;
     c->bc_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_BC_STREAM_MIN);
@@ -550,13 +554,19 @@ static size_t bc_zerocopy_min(const vsym_coll_t *c)
  * it. Auto beyond 2 ranks from 1 MiB: 16-core Intel guest, src rewritten before every call
  * (vsym-bench --touch, as new data leaves it), 0.53-0.88 of the scratch's time at 1-4 MiB with 8
  * and 16 ranks (results/coll/device-16core-2026-11-27-stop36); 2-core host, 4 ranks 4 MiB
- * 1043-1356 us against 1914-2270 (src unchanged). Never by default between 2 ranks: there the
- * copies won only while src stayed as the last call left it (then clean and still in the
- * reader's cache: 0.52-0.85 at 32-512 KiB, stop 35); rewritten before each call, they read lines
- * the owner's core holds modified and took 1.4-1.7x the scratch's time at 64 KiB-1 MiB on the
- * Intel guest and 1.0-3x on the AMD host (results/coll/dev-2core-zen4-2026-11-27-stop36). Not for
- * the broadcast: one such copy took longer there than the scratch's two (the kernel's copy ran
- * at 8-9 GB/s where memcpy did 27-37 in cache; 1.3-2x slower). */
+ * 1043-1356 us against 1914-2270 (src unchanged). Between 2 ranks, small blocks won only while
+ * src stayed as the last call left it (then clean and still in the reader's cache: 0.52-0.85 at
+ * 32-512 KiB, stop 35); rewritten before each call, they read lines the owner's core holds
+ * modified and took 1.4-1.7x the scratch's time at 64 KiB-1 MiB on the Intel guest and 1.0-3x on
+ * the AMD host (results/coll/dev-2core-zen4-2026-11-27-stop36). From blocks of 2 MiB they win
+ * both ways on Intel's: src rewritten each call, medians of six rounds, 4-16 MiB of src 0.77-0.82
+ * of the scratch's time on the 2-vCPU guest and 0.72-0.78 on the 16-core one (Open MPI's
+ * MPI_Alltoall 0.98-1.02 and 1.32-1.39x their time), 32 MiB 0.99-1.02; src unchanged
+ * 0.62-0.83; at 1 MiB of src 1.25-1.27x slower rewritten, 2 MiB 0.89-0.91 (results/coll/
+ * dev-2core-intel-2026-11-29-stop51, device-16core-2026-11-29-stop51). So between 2 ranks from
+ * 4 MiB of src, not on AMD CPUs (not measured there from 2 MiB blocks). Not for the broadcast:
+ * one such copy took longer there than the scratch's two (the kernel's copy ran at 8-9 GB/s
+ * where memcpy did 27-37 in cache; 1.3-2x slower). */
 static int pcopy_allowed(const vsym_coll_t *c, size_t min, size_t bytes, vsym_coll_algo_t algo,
                          int chosen)
 {
@@ -564,11 +574,13 @@ static int pcopy_allowed(const vsym_coll_t *c, size_t min, size_t bytes, vsym_co
 }
 
 /* The same for an all-gather of blk bytes a rank (gather_pcopy with blocks 0: every rank reads the
- * whole src of each peer), between 2 ranks only, from c->ag_pcopy_min (never by default: set
- * VSYM_COLL_PCOPY_MIN) until its stores into dst stream (dst_streams). With src unchanged
- * between calls 0.5-0.8 of the scratch's time at 64 KiB-1 MiB on the 2-core AMD host (stop 35);
- * with src rewritten before each call 1.1-1.9x there and 1.4-1.6x on the 16-core Intel guest at
- * 64 KiB-1 MiB (stop 36; pcopy_allowed says why). */
+ * whole src of each peer), between 2 ranks only, from c->ag_pcopy_min (auto: 2 MiB a rank, never
+ * on AMD CPUs) until its stores into dst stream (dst_streams). With src unchanged between calls
+ * 0.5-0.8 of the scratch's time at 64 KiB-1 MiB on the 2-core AMD host (stop 35); with src
+ * rewritten before each call 1.1-1.9x there and 1.4-1.6x on the 16-core Intel guest at 64
+ * KiB-1 MiB (stop 36; pcopy_allowed says why), and at 1 MiB a rank 1.28-1.44x on both Intel
+ * guests; from 2 MiB a rank rewritten 0.87-0.90 on the 2-vCPU guest (to 8 MiB; beyond, its
+ * stores stream) and 0.80-0.94 on the 16-core one (to 16 MiB), unchanged 0.61-0.73 (stop 51). */
 static int ag_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *dst, size_t blk,
                             vsym_coll_algo_t algo, int chosen)
 {

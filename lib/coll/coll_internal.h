@@ -205,9 +205,12 @@ vsym_status_t vsym_coll_bar_gather(vsym_coll_t *c, int n, char *dst, size_t off,
 int vsym_coll_zc_streams(int n, size_t bytes, int in_place);
 #define COLL_BC_STREAM_MIN 32768  /* VSYM_COLL_STREAM_MIN auto: the broadcast's */
 #define COLL_AG_STREAM_MIN 4096   /* and the all-gather's (bytes per rank; ranks sharing cores) */
-/* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src) beyond 2 ranks; never between 2,
- * nor the all-gather's */
+/* VSYM_COLL_PCOPY_MIN auto: the all-to-all's (bytes of src) beyond 2 ranks; between 2 ranks
+ * the all-to-all's (bytes of src) and the all-gather's (bytes per rank), never on AMD CPUs
+ * (pcopy_allowed, ag_pcopy_allowed in coll.c) */
 #define COLL_PCOPY_MIN 1048576
+#define COLL_PCOPY_MIN_2 ((size_t)4 << 20)
+#define COLL_AG_PCOPY_MIN_2 ((size_t)2 << 20)
 /* The all-reduce beyond 2 ranks sharing cores: two-shot instead of the ring from this many bytes
  * (ar_shared_twoshot in coll.c) */
 #define COLL_SHARED_TWOSHOT_MIN ((size_t)2 << 20)

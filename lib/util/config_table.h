@@ -24,8 +24,8 @@
       "enters qemu's main loop and slows the other vCPUs).")                                       \
     X(PROCESS_COPY, ENUM, "auto", "auto|keep|off",                                                 \
       "Process-to-process copies between the ranks of a node (process_vm_readv/writev: puts and "  \
-      "gets to rendezvous memory, the all-to-all's process-copy path and the all-gather's where "  \
-      "VSYM_COLL_PCOPY_MIN is set, the copy service's writes "                                     \
+      "gets to rendezvous memory, the all-to-all's and the all-gather's process-copy paths, the "  \
+      "copy service's writes "                                                                     \
       "in place). auto: each rank lets any process of its user read it (PR_SET_PTRACER_ANY, for "  \
       "Yama's ptrace_scope 1) and they are used where they work; keep: Yama's rule is left as it " \
       "is and they are used where it allows them; off: none (such puts and gets fail, the "        \
@@ -89,8 +89,8 @@
       "rank reads its blocks straight from its peers' src with process-to-process copies (one "    \
       "copy of each byte; below: two, through the scratch; 0: never), and all-gather between 2 "   \
       "ranks (bytes per rank; until its stores into dst stream); auto: the all-to-all from 1 MiB " \
-      "beyond 2 ranks, otherwise never (between 2 ranks they won only while src stayed "           \
-      "unchanged between calls).")                                                                 \
+      "beyond 2 ranks; between 2 ranks the all-to-all from 4 MiB and the all-gather from 2 MiB, "  \
+      "never on AMD CPUs.")                                                                        \
     X(COLL_STREAM_MIN, SIZE, "auto", "",                                                           \
       "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
       "publishing copies use non-temporal stores, so that readers on other cores find the data "   \

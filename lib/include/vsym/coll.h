@@ -155,9 +155,9 @@ VSYM_API vsym_status_t vsym_coll_broadcast(vsym_coll_t *coll, const void *src, v
 
 /* All-gather: dst (team_size x count elements) receives block r from rank r's src (count).
  * Between 2 ranks on one node, from ordinary buffers out of place of VSYM_COLL_PCOPY_MIN bytes
- * of src where it is set (auto: never; such copies won only while src stayed unchanged between
- * calls), each rank reads the peer's src with a process-to-process copy (as the all-to-all below;
- * both ranks must then pass ordinary buffers out of place). */
+ * a rank (auto: 2 MiB, never on AMD CPUs) until its stores into dst stream, each rank reads the
+ * peer's src with a process-to-process copy (as the all-to-all below; both ranks must then pass
+ * ordinary buffers out of place). */
 VSYM_API vsym_status_t vsym_coll_allgather(vsym_coll_t *coll, const void *src, void *dst,
                                            size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo);
 
@@ -184,11 +184,12 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, v
 /* All-to-all: block j (count elements) of src goes to rank j, which stores it as block i
  * (the sender's rank) of dst. Both buffers hold team_size x count elements. From ordinary
  * buffers (out of place, every peer on this node, AUTO or ONESHOT) of at least
- * VSYM_COLL_PCOPY_MIN bytes of src (auto: 1 MiB beyond 2 ranks, never between 2), every rank
- * reads its blocks straight from the peers' src with process-to-process copies, where the OS
- * allows them (vsym_team_process_copy): one copy of each byte instead of two, for one exposure
- * of src and one barrier per call; every rank must then pass ordinary buffers out of place (as
- * with symmetric buffers, the ranks must agree on the kind of buffers). */
+ * VSYM_COLL_PCOPY_MIN bytes of src (auto: 1 MiB, 4 MiB between 2 ranks, never there on AMD
+ * CPUs), every rank reads its blocks straight from the peers' src with process-to-process
+ * copies, where the OS allows them (vsym_team_process_copy): one copy of each byte instead of
+ * two, for one exposure of src and one barrier per call; every rank must then pass ordinary
+ * buffers out of place (as with symmetric buffers, the ranks must agree on the kind of
+ * buffers). */
 VSYM_API vsym_status_t vsym_coll_alltoall(vsym_coll_t *coll, const void *src, void *dst,
                                           size_t count, vsym_dtype_t dtype, vsym_coll_algo_t algo);
 
@@ -216,7 +217,7 @@ VSYM_API const char *vsym_coll_kind_name(vsym_coll_kind_t kind);
  *   "symmetric-in-place" (all-reduce: the peers' symmetric buffers read and written in place;
  *   all-gather, all-to-all, reduce-scatter: the peers' symmetric src read straight into dst;
  *   broadcast: the root's memory read straight into dst); "process-copy" (all-to-all of
- *   ordinary buffers on one node, all-gather between 2 ranks where VSYM_COLL_PCOPY_MIN is set:
+ *   ordinary buffers on one node, all-gather between 2 ranks from VSYM_COLL_PCOPY_MIN:
  *   the peers' src read with process-to-process copies);
  *   "twoshot" (all-reduce, broadcast), "ring" (all-reduce, all-gather, reduce-scatter), "rd"
  *   (all-reduce; all-gather on power-of-two teams), "hier" (all-reduce), "chain" and "tree"
