@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "inputs.h"
 #include "coll/coll_internal.h"
 
 typedef struct crun {
@@ -345,8 +346,8 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
         st = VSYM_ERR_NO_MEMORY;
         goto out;
     }
-    memset(r.src, 0, b->max_size + 64);
-    memset(r.dst, 0, b->max_size + 64);
+    vsym_bench_input_fill(r.src, b->max_size + 64);
+    vsym_bench_input_fill(r.dst, b->max_size + 64);
     const char *algo = getenv("VSYM_COLL_ALGO");
     char key[160], title[240];
     long total_wrong = 0;
@@ -367,8 +368,8 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
     sym_rows = calloc((size_t)b->nsizes, sizeof(*sym_rows));
     if (st == VSYM_OK && sym_rows == NULL) st = VSYM_ERR_NO_MEMORY;
     if (st != VSYM_OK) goto out;
-    memset(a, 0, b->max_size + 64);
-    memset(d, 0, b->max_size + 64);
+    vsym_bench_input_fill(a, b->max_size + 64);
+    vsym_bench_input_fill(d, b->max_size + 64);
     bufs[1][0] = a;
     bufs[1][1] = d;
     snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
@@ -584,7 +585,8 @@ static int run_fused(vsym_bench_t *b)
         free(r.dst);
         return VSYM_ERR_NO_MEMORY;
     }
-    memset(r.src, 0, b->max_size * (size_t)b->nranks + 64);
+    vsym_bench_input_fill(r.src, b->max_size * (size_t)b->nranks + 64);
+    vsym_bench_input_fill(r.dst, b->max_size * (size_t)b->nranks + 64);
     const char *tune_file = getenv("VSYM_AUTOTUNE_FILE");
     for (int ltp = 1; ltp <= L && st == VSYM_OK; ltp++) {
         if (L % ltp != 0) continue;
@@ -615,7 +617,8 @@ static int run_fused(vsym_bench_t *b)
                         VSYM_OK ||
                     (st = vsym_fused_buffer_alloc(r.fused, outb, &sym_dst)) != VSYM_OK)
                     break;
-                memset(sym_src, 0, b->max_size + 64);
+                vsym_bench_input_fill(sym_src, b->max_size + 64);
+                vsym_bench_input_fill(sym_dst, outb);
                 r.src = sym_src;
                 r.dst = sym_dst;
             }

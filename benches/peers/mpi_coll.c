@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "inputs.h"
 #include "peer_common.h"
 #include "rtt.h"
 
@@ -164,13 +165,16 @@ int main(int argc, char **argv)
     rtt_line_t line;
     rtt_setup(&line, n);
     memset(&r, 0, sizeof(r));
-    r.src = calloc(1, cap);
-    r.dst = calloc(1, cap);
-    r.tmp = calloc(1, cap);
+    r.src = malloc(cap);
+    r.dst = malloc(cap);
+    r.tmp = malloc(cap);
     if (!r.src || !r.dst || !r.tmp) {
         fprintf(stderr, "mpi-coll: no memory for %zu bytes\n", cap);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    vsym_bench_input_fill(r.src, cap);
+    vsym_bench_input_fill(r.dst, cap);
+    vsym_bench_input_fill(r.tmp, cap);
     for (int kind = 0; kind <= K_FUSED; kind++) {
         if (o.only && strcmp(o.only, kind_names[kind]) != 0) continue;
         if (o.touch && kind == K_FUSED) continue; /* as vsym-bench fused, which refuses it */
