@@ -1,5 +1,7 @@
-/* The contents of the buffers a benchmark times, the same in vsym-bench and in the peer programs
- * (mpi-coll): every byte INPUT_BYTE, written before the first timed call. Header only, no libvsym.
+/* The contents of the buffers a benchmark times, the same in vsym-bench's collectives and fused
+ * suites and in mpi-coll: every byte VSYM_BENCH_INPUT_BYTE, written before the first timed call
+ * (--check then writes its own values over what it checks); their records say "input_byte".
+ * Header only, no libvsym.
  *
  * Never left as malloc gave them: the compiler turns malloc + memset(0) into calloc, and pages
  * never written are the kernel's one zero page, which every read finds in the first-level cache.

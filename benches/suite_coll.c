@@ -424,6 +424,7 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
                 if (reduces) json_object_set_new(rec, "redop", json_string(vsym_red_op_name(r.op)));
                 json_object_set_new(rec, "algo", json_string(algo ? algo : "auto"));
                 if (b->opts->touch) json_object_set_new(rec, "touch", json_true());
+                json_object_set_new(rec, "input_byte", json_integer(VSYM_BENCH_INPUT_BYTE));
                 /* The way the library ran it (AUTO's choice, symmetric buffers in place). */
                 char *psrc, *pdst;
                 call_bufs(&r, &psrc, &pdst);
@@ -708,6 +709,7 @@ static int run_fused(vsym_bench_t *b)
                                 r.fused, r.fop, r.src, r.dst, r.count, r.dtype))));
                     json_object_set_new(rec, "buffers",
                                         json_string(sym ? "symmetric" : "ordinary"));
+                    json_object_set_new(rec, "input_byte", json_integer(VSYM_BENCH_INPUT_BYTE));
                     json_object_set_new(rec, "n", json_integer((json_int_t)r.count));
                     json_object_set_new(rec, "iterations", json_integer(iters));
                     json_object_set_new(rec, "time_us", json_real(us));

@@ -175,6 +175,7 @@ int main(int argc, char **argv)
     vsym_bench_input_fill(r.src, cap);
     vsym_bench_input_fill(r.dst, cap);
     vsym_bench_input_fill(r.tmp, cap);
+    o.input_byte = VSYM_BENCH_INPUT_BYTE;
     for (int kind = 0; kind <= K_FUSED; kind++) {
         if (o.only && strcmp(o.only, kind_names[kind]) != 0) continue;
         if (o.touch && kind == K_FUSED) continue; /* as vsym-bench fused, which refuses it */

@@ -49,6 +49,7 @@ void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o)
     int c;
 
     memset(o, 0, sizeof(*o));
+    o->input_byte = -1;
     o->tool = tool;
     o->min_size = 8;
     o->max_size = 4u << 20;
@@ -250,6 +251,7 @@ void peer_emit(vsym_bench_results_t *r, const peer_opts_t *o, double clock_ns, c
                     (json_int_t)st->batch, "seconds", st->seconds);
     if (st->window > 0) json_object_set_new(rec, "window", json_integer(st->window));
     if (o->touch) json_object_set_new(rec, "touch", json_true()); /* as vsym-bench's records */
+    if (o->input_byte >= 0) json_object_set_new(rec, "input_byte", json_integer(o->input_byte));
     if (st->core_rtt_ns > 0) json_object_set_new(rec, "core_rtt_ns", json_real(st->core_rtt_ns));
     json_object_set_new(rec, "lat_us",
                         json_pack("{sfsfsfsfsfsf}", "min", st->lat_min, "median", st->lat_median,
