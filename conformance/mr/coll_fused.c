@@ -218,6 +218,10 @@ static void factorisation(int ltp, int itp)
         VSYM_CHECK_STATUS(vsym_fused_run(f, (vsym_fused_op_t)op, VSYM_FUSED_AUTO, buf + 1, buf, 4,
                                          VSYM_DTYPE_F32),
                           VSYM_ERR_INVALID_PARAM, "overlap");
+        /* The first count whose bytes for the world (n x 4 x W) overflow. */
+        VSYM_CHECK_STATUS(vsym_fused_run(f, (vsym_fused_op_t)op, VSYM_FUSED_AUTO, buf, buf + 32,
+                                         SIZE_MAX / (4 * (size_t)W) + 1, VSYM_DTYPE_F32),
+                          VSYM_ERR_BAD_SIZE, "overflows");
     }
     VSYM_CHECK_OK(vsym_fused_destroy(f));
     if (me == 0)

@@ -1352,6 +1352,11 @@ static void bad_arguments(vsym_team_t *team)
     VSYM_CHECK_STATUS(
         vsym_coll_allreduce(c, x, x, SIZE_MAX / 2, VSYM_DTYPE_F64, VSYM_RED_SUM, VSYM_COLL_AUTO),
         VSYM_ERR_BAD_SIZE, "overflows");
+    /* The first count whose bytes for the whole team (count x 8 x n) overflow. */
+    VSYM_CHECK_STATUS(vsym_coll_allgather(c, x, x,
+                                          SIZE_MAX / (8 * (size_t)vsym_team_size(team)) + 1,
+                                          VSYM_DTYPE_F64, VSYM_COLL_AUTO),
+                      VSYM_ERR_BAD_SIZE, "overflows");
     VSYM_CHECK_STATUS(
         vsym_coll_allreduce(c, NULL, x, 1, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO),
         VSYM_ERR_INVALID_PARAM, "NULL");

@@ -469,8 +469,12 @@ static vsym_status_t check_args(vsym_coll_t *c, vsym_coll_kind_t kind, const voi
     }
     if ((unsigned)dtype >= VSYM_DTYPE_COUNT)
         return VSYM_FAIL(VSYM_ERR_BAD_DTYPE, "%s: unknown dtype %d", what, (int)dtype);
-    size_t es = vsym_dtype_size(dtype);
-    if (count > SIZE_MAX / es / (size_t)c->n)
+    size_t es = vsym_dtype_size(dtype), total;
+    /* A multiplication, not SIZE_MAX / es / n: two divisions were 40% of vsym_fused_run's own
+     * samples (perf, 2 ranks, 8 B; its own time 4% of the call's); the 8 B-1 KiB all-reduce and
+     * fused calls of 2 and 4 ranks then ran level (medians of old / new 0.98-1.02 over six rounds;
+     * results/coll/dev-2core-intel-2026-11-29-stop52). */
+    if (__builtin_mul_overflow(count, es * (size_t)c->n, &total))
         return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "%s: count %zu of %s overflows", what, count,
                          vsym_dtype_name(dtype));
     if (count > 0 && (dst == NULL || src == NULL))

@@ -388,9 +388,12 @@ static inline uint64_t *ping_word(const vsym_coll_t *c, char *base)
 
 /* ---- Helpers of the collectives ----------------------------------------------------------- */
 
-/* Element offset of segment k when m elements are split into n segments. */
+/* Element offset of segment k when m elements are split into n segments: m x k / n, in 64 bits
+ * where m fits in 32 (k <= n < 2^31), else in 128 (a call of the compiler's __udivti3: 0.5% of
+ * the samples of 2-rank 8-byte fused calls). */
 static inline size_t seg_lo(size_t m, int n, int k)
 {
+    if (m <= UINT32_MAX) return m * (unsigned)k / (unsigned)n;
     return (size_t)(((unsigned __int128)m * (unsigned)k) / (unsigned)n);
 }
 

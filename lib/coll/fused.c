@@ -825,8 +825,8 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
                          f->topo.inter_tp_size, f->topo.inter_dp_size);
     if ((unsigned)dtype >= VSYM_DTYPE_COUNT)
         return VSYM_FAIL(VSYM_ERR_BAD_DTYPE, "fused_run: unknown dtype %d", (int)dtype);
-    size_t es = vsym_dtype_size(dtype);
-    if (n > SIZE_MAX / es / (size_t)f->W)
+    size_t es = vsym_dtype_size(dtype), total;
+    if (__builtin_mul_overflow(n, es * (size_t)f->W, &total)) /* as vsym_coll_begin's */
         return VSYM_FAIL(VSYM_ERR_BAD_SIZE, "fused_run: count %zu overflows", n);
     if (n > 0 && (in == NULL || out == NULL))
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "fused_run: NULL %s buffer",
