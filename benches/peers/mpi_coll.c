@@ -9,7 +9,9 @@
  *   allreduce/allreduce/{out-of-place,in-place}   MPI_Allreduce
  *   allgather/allgather/out-of-place              MPI_Allgather
  *   reduce-scatter/reduce-scatter/out-of-place    MPI_Reduce_scatter_block
- *   broadcast/broadcast/out-of-place              MPI_Bcast from rank 0
+ *   broadcast/broadcast/in-place                  MPI_Bcast from rank 0 (one buffer, the root's
+ *        data already in it: vsym's broadcast in place; out of place vsym's root also copies
+ *        its src into its dst; before stop 52 these records said out-of-place)
  *   alltoall/alltoall/out-of-place                MPI_Alltoall
  *   fused/<op>/mpi-tp<T>xdp<D>                    the unfused MPI sequence of a fused op on every
  *        TP x DP factorisation of the ranks (one node): allreduce_allgather = MPI_Allreduce on
@@ -212,7 +214,8 @@ int main(int argc, char **argv)
                         if (kind == K_FUSED)
                             snprintf(mode, sizeof(mode), "mpi-tp%dxdp%d", ltp, n / ltp);
                         else
-                            snprintf(mode, sizeof(mode), "%s", ip ? "in-place" : "out-of-place");
+                            snprintf(mode, sizeof(mode), "%s",
+                                     ip || kind == K_BC ? "in-place" : "out-of-place");
                         const char *op = kind == K_FUSED ? (fop == 0 ? "allreduce_allgather"
                                                                      : "reducescatter_allreduce")
                                                          : kind_names[kind];

@@ -259,7 +259,7 @@ tables = re.findall(r"^## (\S+) (out-of-place|in-place), 2 ranks(.*)\n(.*)\n((?:
                     text, re.M)
 names = [(t[0], t[1], "--touch" in t[2]) for t in tables]
 kinds = [("allreduce", "out-of-place"), ("allreduce", "in-place"), ("allgather", "out-of-place"),
-         ("reduce-scatter", "out-of-place"), ("broadcast", "out-of-place"),
+         ("reduce-scatter", "out-of-place"), ("broadcast", "in-place"),
          ("alltoall", "out-of-place")]
 want = [k + (False,) for k in kinds] + [k + (True,) for k in kinds]
 if names != want:
