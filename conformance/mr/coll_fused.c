@@ -291,7 +291,8 @@ static void untuned_rule(vsym_fused_t *f)
                    vsym_fused_mode_name(m), vsym_fused_mode_name(want));
     }
     /* Symmetric buffers that every rank reaches: the two-shot modes (in place) from 4 KiB of
-     * input on one node (2 KiB where ranks share cores of other CPUs than AMD's; reduce-scatter +
+     * input on one node (2 KiB where ranks share cores of other CPUs than AMD's; with a core per
+     * rank on at most 8 ranks of them 512 B, reduce-scatter + all-reduce 1 KiB; reduce-scatter +
      * all-reduce on more than 8 ranks of TP 2: from 16 KiB) but where one exchange is taken (at
      * most 8 ranks, up to one_sym); else, and for ordinary buffers, the rule above. */
     const int in_place = nodes == 1 && !transport_scope;
@@ -300,14 +301,15 @@ static void untuned_rule(vsym_fused_t *f)
     VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 16, (void **)&so));
     for (int op = VSYM_FUSED_ALLREDUCE_ALLGATHER; op <= VSYM_FUSED_REDUCESCATTER_ALLREDUCE; op++) {
         if (!(vsym_fused_valid_ops(f) & (1u << op))) continue;
-        for (size_t bytes = 2048; bytes <= 65536; bytes *= 2) {
+        for (size_t bytes = 512; bytes <= 65536; bytes *= 2) {
             size_t n = bytes / 2 / (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? (size_t)dp : 1);
             vsym_fused_mode_t plain =
                 vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
-            const size_t sym_min =
-                op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && wn > 8 && wn / dp == 2 ? 16384
-                : shared && !amd                                                   ? 2048
-                                                                                   : 4096;
+            const int rs_ar = op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE;
+            const size_t sym_min = rs_ar && wn > 8 && wn / dp == 2 ? 16384
+                                   : shared && !amd                ? 2048
+                                   : !shared && !amd && wn <= 8    ? (rs_ar ? 1024 : 512)
+                                                                   : 4096;
             /* (reduce-scatter + all-reduce up to 2 KiB where ranks share cores of other CPUs) */
             const int one =
                 wn <= 8 &&

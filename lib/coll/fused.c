@@ -744,10 +744,16 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
     const vsym_fused_mode_t two = (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES))
                                       ? VSYM_FUSED_FEWEST_BYTES
                                       : VSYM_FUSED_TWOSHOT;
+    /* With a core per rank on at most 8 ranks of other CPUs than AMD's, in place from 512 B
+     * (all-reduce + all-gather) and 1 KiB (reduce-scatter + all-reduce), not 4 KiB: 16-core Intel
+     * guest, f16, three launches, medians of the baseline's time over the two-shot's at 1-2 KiB
+     * 1.65-2.76 (all-reduce + all-gather) and 1.01-1.78, at 512 B 1.15-1.21 and 0.88-1.01, on 4
+     * and 8 ranks (results/coll/device-16core-2026-11-29-stop52); at 16 ranks 512 B 0.66-1.04. */
     const size_t sym_min =
         op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
         : shared && !amd                                                                   ? 2048
-                                                                                           : 4096;
+        : !shared && !amd && f->W <= 8 ? (rs_ar ? 1024 : 512)
+                                       : 4096;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= 2048)
         return has_base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
