@@ -261,17 +261,29 @@ static void untuned_rule(vsym_fused_t *f)
                            : !amd  ? 1024
                                    : 32768; /* symmetric buffers */
     const vsym_fused_mode_t small = base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
+    /* all-reduce + all-gather: one exchange, then the baseline up to base_max bytes of input,
+     * then the two-shot modes */
+    const size_t base_max = !shared && !amd && wn <= 8 ? 512 : 2048;
+#define ARAG(n)                                                                                    \
+    {                                                                                              \
+        VSYM_FUSED_ALLREDUCE_ALLGATHER, (n),                                                       \
+            wn <= 8 && 2 * (n) <= one_max ? VSYM_FUSED_ONESHOT                                     \
+            : 2 * (n) <= base_max         ? small                                                  \
+                                          : two                                                    \
+    }
     struct {
         vsym_fused_op_t op;
         size_t n; /* bf16 elements per block (input bytes: 2n, times dp for RS + AR) */
         vsym_fused_mode_t one_node;
     } cases[] = {
-        /* the last size in one exchange, the next, 4 KiB */
-        {VSYM_FUSED_ALLREDUCE_ALLGATHER, one_max / 2,
-         wn <= 8 ? VSYM_FUSED_ONESHOT : (one_max <= 2048 ? small : two)},
-        {VSYM_FUSED_ALLREDUCE_ALLGATHER, one_max / 2 + 1, one_max < 2048 ? small : two},
-        {VSYM_FUSED_ALLREDUCE_ALLGATHER, 2048,
-         wn <= 8 && one_max >= 4096 ? VSYM_FUSED_ONESHOT : two},
+        /* the last size in one exchange, the next, either side of 512 B and 2 KiB, 4 KiB */
+        ARAG(one_max / 2),
+        ARAG(one_max / 2 + 1),
+        ARAG(256),
+        ARAG(257),
+        ARAG(1024),
+        ARAG(1025),
+        ARAG(2048),
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max2 / (size_t)(2 * dp),
          wn <= 8 ? VSYM_FUSED_ONESHOT : (base ? VSYM_FUSED_BASELINE : two)},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max2 / (size_t)(2 * dp) + 1,
@@ -281,6 +293,7 @@ static void untuned_rule(vsym_fused_t *f)
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512u << 10) / (size_t)dp,
          wn > 8 && base ? VSYM_FUSED_BASELINE : two},
     };
+#undef ARAG
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         if (!(vsym_fused_valid_ops(f) & (1u << cases[i].op)) || cases[i].n == 0) continue;
         vsym_fused_mode_t want =
