@@ -748,7 +748,9 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * (all-reduce + all-gather) and 1 KiB (reduce-scatter + all-reduce), not 4 KiB: 16-core Intel
      * guest, f16, three launches, medians of the baseline's time over the two-shot's at 1-2 KiB
      * 1.65-2.76 (all-reduce + all-gather) and 1.01-1.78, at 512 B 1.15-1.21 and 0.88-1.01, on 4
-     * and 8 ranks (results/coll/device-16core-2026-11-29-stop52); at 16 ranks 512 B 0.66-1.04. */
+     * and 8 ranks (results/coll/device-16core-2026-11-29-stop52); at 16 ranks 512 B 0.66-1.04.
+     * AUTO against the build before, four rounds each: 1.11-1.17x the baseline at 512 B,
+     * 1.17-1.69x at 1 KiB, 1.61-2.50x at 2 KiB, where it had run the baseline (0.94-1.01x). */
     const size_t sym_min =
         op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
         : shared && !amd                                                                   ? 2048
@@ -757,7 +759,9 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     /* All-reduce + all-gather of ordinary buffers: the baseline up to 2 KiB, but with a core per
      * rank on at most 8 ranks of other CPUs than AMD's up to 512 B (the same runs: the two-shot
-     * 1.22-1.29x the baseline at 2 KiB, 1.03-1.17x at 1 KiB, 0.83-1.01x at 512 B). */
+     * 1.22-1.29x the baseline at 2 KiB, 1.03-1.17x at 1 KiB, 0.83-1.01x at 512 B; AUTO against the
+     * build before, four rounds: 1.20-1.25x at 2 KiB and 0.97-1.08x at 1 KiB, against 0.95-1.00x).
+     */
     const size_t base_max = !shared && !amd && f->W <= 8 ? 512 : 2048;
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= base_max)
         return has_base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
