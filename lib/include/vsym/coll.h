@@ -336,9 +336,11 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
  * input with a core per rank, and where ranks share cores up to 32 KiB on AMD CPUs (all-reduce +
  * all-gather of ordinary buffers 64 KiB) and 8 KiB on others (1 KiB on symmetric buffers, 2 KiB
  * for reduce-scatter + all-reduce); above, on symmetric buffers (vsym_fused_buffer_alloc) the
- * two shots in place from 4 KiB of input (2 KiB where ranks share cores of other CPUs than AMD's,
- * 16 KiB for reduce-scatter + all-reduce on more than 8 ranks of TP 2); else all-reduce +
- * all-gather through the baseline up to 2 KiB and in two shots above, reduce-scatter +
+ * two shots in place from 4 KiB of input (2 KiB where ranks share cores of other CPUs than AMD's;
+ * with a core per rank on at most 8 ranks of those CPUs 512 B, 1 KiB for reduce-scatter +
+ * all-reduce; 16 KiB for reduce-scatter + all-reduce on more than 8 ranks of TP 2); else
+ * all-reduce + all-gather through the baseline up to 2 KiB (512 B with a core per rank on at most
+ * 8 ranks of other CPUs than AMD's) and in two shots above, reduce-scatter +
  * all-reduce through the baseline up to 512 KiB (at every size beyond 8 ranks) and in two shots
  * above; across nodes and for the single collectives the baseline. The baseline's TP and DP
  * collectives are called with AUTO, so VSYM_COLL_ALGO forces their algorithm as it does any
