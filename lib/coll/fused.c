@@ -750,11 +750,16 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * 1.65-2.76 (all-reduce + all-gather) and 1.01-1.78, at 512 B 1.15-1.21 and 0.88-1.01, on 4
      * and 8 ranks (results/coll/device-16core-2026-11-29-stop52); at 16 ranks 512 B 0.66-1.04.
      * AUTO against the build before, four rounds each: 1.11-1.17x the baseline at 512 B,
-     * 1.17-1.69x at 1 KiB, 1.61-2.50x at 2 KiB, where it had run the baseline (0.94-1.01x). */
+     * 1.17-1.69x at 1 KiB, 1.61-2.50x at 2 KiB, where it had run the baseline (0.94-1.01x). With
+     * more than 8 ranks from 1 KiB (all-reduce + all-gather) and 2 KiB (reduce-scatter +
+     * all-reduce, but of TP 2 from 16 KiB as before: 0.88x at 4 KiB): 16 ranks, three launches,
+     * the two-shot 1.12-1.37x at 1 KiB and 1.51-1.72x at 2 KiB, and 1.28-1.69x at 2 KiB of TP 4
+     * and 8 (0.95-1.18x at 1 KiB). */
     const size_t sym_min =
         op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
         : shared && !amd                                                                   ? 2048
         : !shared && !amd && f->W <= 8 ? (rs_ar ? 1024 : 512)
+        : !shared && !amd              ? (rs_ar ? 2048 : 1024)
                                        : 4096;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     /* All-reduce + all-gather of ordinary buffers: the baseline up to 2 KiB, but with a core per
