@@ -322,7 +322,7 @@ static void untuned_rule(vsym_fused_t *f)
             const size_t sym_min = rs_ar && wn > 8 && wn / dp == 2 ? 16384
                                    : shared && !amd                ? 2048
                                    : !shared && !amd && wn <= 8    ? (rs_ar ? 1024 : 512)
-                                   : !shared && !amd               ? (rs_ar ? 2048 : 1024)
+                                   : !shared && !amd               ? 2048
                                                                    : 4096;
             /* (reduce-scatter + all-reduce up to 2 KiB where ranks share cores of other CPUs) */
             const int one =

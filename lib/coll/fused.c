@@ -751,15 +751,17 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * and 8 ranks (results/coll/device-16core-2026-11-29-stop52); at 16 ranks 512 B 0.66-1.04.
      * AUTO against the build before, four rounds each: 1.11-1.17x the baseline at 512 B,
      * 1.17-1.69x at 1 KiB, 1.61-2.50x at 2 KiB, where it had run the baseline (0.94-1.01x). With
-     * more than 8 ranks from 1 KiB (all-reduce + all-gather) and 2 KiB (reduce-scatter +
-     * all-reduce, but of TP 2 from 16 KiB as before: 0.88x at 4 KiB): 16 ranks, three launches,
-     * the two-shot 1.12-1.37x at 1 KiB and 1.51-1.72x at 2 KiB, and 1.28-1.69x at 2 KiB of TP 4
-     * and 8 (0.95-1.18x at 1 KiB). */
+     * more than 8 ranks from 2 KiB (reduce-scatter + all-reduce of TP 2 from 16 KiB as before:
+     * 0.88x at 4 KiB): 16 ranks, three launches, the two-shot 1.51-1.72x at 2 KiB (all-reduce +
+     * all-gather) and 1.28-1.69x (reduce-scatter + all-reduce of TP 4 and 8); at 1 KiB
+     * 1.12-1.37x and 0.95-1.18x, but AUTO taking it there for all-reduce + all-gather ran 0.96x
+     * the baseline at TP 2 against the build before's 1.02x; at 2 KiB AUTO 1.13-1.59x (0.97-1.01x
+     * before). */
     const size_t sym_min =
         op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
         : shared && !amd                                                                   ? 2048
         : !shared && !amd && f->W <= 8 ? (rs_ar ? 1024 : 512)
-        : !shared && !amd              ? (rs_ar ? 2048 : 1024)
+        : !shared && !amd              ? 2048
                                        : 4096;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     /* All-reduce + all-gather of ordinary buffers: the baseline up to 2 KiB, but with a core per

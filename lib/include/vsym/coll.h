@@ -338,8 +338,8 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
  * for reduce-scatter + all-reduce); above, on symmetric buffers (vsym_fused_buffer_alloc) the
  * two shots in place from 4 KiB of input (2 KiB where ranks share cores of other CPUs than AMD's;
  * with a core per rank on at most 8 ranks of those CPUs 512 B, 1 KiB for reduce-scatter +
- * all-reduce, on more 1 KiB and 2 KiB; 16 KiB for reduce-scatter + all-reduce on more than 8
- * ranks of TP 2); else
+ * all-reduce, on more 2 KiB; 16 KiB for reduce-scatter + all-reduce on more than 8 ranks of TP
+ * 2); else
  * all-reduce + all-gather through the baseline up to 2 KiB (512 B with a core per rank on at most
  * 8 ranks of other CPUs than AMD's) and in two shots above, reduce-scatter +
  * all-reduce through the baseline up to 512 KiB (at every size beyond 8 ranks) and in two shots
