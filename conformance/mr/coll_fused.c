@@ -320,9 +320,8 @@ static void untuned_rule(vsym_fused_t *f)
                 vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
             const int rs_ar = op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE;
             const size_t sym_min = rs_ar && wn > 8 && wn / dp == 2 ? 16384
-                                   : shared && !amd                ? 2048
-                                   : !shared && !amd && wn <= 8    ? (rs_ar ? 1024 : 512)
-                                   : !shared && !amd               ? 2048
+                                   : !amd && !shared && wn <= 8    ? (rs_ar ? 1024 : 512)
+                                   : !amd                          ? 2048
                                                                    : 4096;
             /* (reduce-scatter + all-reduce up to 2 KiB where ranks share cores of other CPUs) */
             const int one =

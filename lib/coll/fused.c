@@ -759,9 +759,8 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * before). */
     const size_t sym_min =
         op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
-        : shared && !amd                                                                   ? 2048
-        : !shared && !amd && f->W <= 8 ? (rs_ar ? 1024 : 512)
-        : !shared && !amd              ? 2048
+        : !amd && !shared && f->W <= 8 ? (rs_ar ? 1024 : 512)
+        : !amd                         ? 2048
                                        : 4096;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     /* All-reduce + all-gather of ordinary buffers: the baseline up to 2 KiB, but with a core per
