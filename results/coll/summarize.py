@@ -40,7 +40,8 @@ for np in [n for n in (2,4,8,16) if exists(f"{R}/mpi_np{n}.jsonl")]:
         modes=['out-of-place','in-place'] + (['out-of-place-symmetric'] if s=='allreduce' else [])
         print(f'## {s}, {np} ranks: size | MPI us | vsym us ({", ".join(modes)}) | MPI/vsym' + (' | bound fraction (sym)' + (', loaded' if loaded else '') if s=='allreduce' else ''))
         for k in sorted(set(x[3] for x in v)):
-            mp=m.get((s,s,'out-of-place',k))
+            # (mpi-coll's broadcast records say in-place from stop 52: MPI_Bcast's one buffer)
+            mp=m.get((s,s,'out-of-place',k)) or m.get((s,s,'in-place',k))
             if not mp: continue
             vs=[v.get((s,s,md,k),(0,))[0] for md in modes]
             line='  %9d | %9.2f | '%(k,mp[0]) + ' '.join('%9.2f'%x for x in vs) + ' | ' + ' '.join('%5.2fx'%(mp[0]/x) for x in vs if x)
