@@ -6,7 +6,7 @@
  * Never left as malloc gave them: the compiler turns malloc + memset(0) into calloc, and pages
  * never written are the kernel's one zero page, which every read finds in the first-level cache.
  * Until stop 52 the all-reduce read such a src out of place (where no --check or in-place call
- * had written it): 4 ranks on the 2-vCPU Intel guest, 4 MiB, 1.11-1.15 ms, then 1.40-1.48 ms once
+ * had written it): 4 ranks on the 2-vCPU Intel guest, 4 MiB, 1.10-1.17 ms, then 1.39-1.48 ms once
  * anything had written src, in place or out (results/coll/dev-2core-intel-2026-11-29-stop52);
  * Open MPI's program read such pages too. Not zeros either: some CPUs drop stores of zeros into
  * lines of zeros. 0x3c in every byte is a normal number of every dtype (f16 1.06, bf16 0.0115,
