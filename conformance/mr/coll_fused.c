@@ -344,6 +344,59 @@ static void untuned_rule(vsym_fused_t *f)
     VSYM_CHECK_OK(vsym_fused_buffer_free(f, si));
 }
 
+/* AUTO remembers its last answer (vsym_fused_run) until the settings or the tables change: with
+ * the table of path loaded again, its entries for one op at 64 elements rewritten to another
+ * valid mode, the next AUTO call at that size runs that mode. */
+static void remembered_auto(vsym_fused_t *g, const char *path)
+{
+    vsym_fused_op_t op = VSYM_FUSED_OP_COUNT;
+    for (int o = 0; o < VSYM_FUSED_OP_COUNT; o++)
+        if (vsym_fused_valid_ops(g) & (1u << o)) op = (vsym_fused_op_t)o;
+    size_t nin, nout;
+    vsym_fused_shapes(g, op, 64, &nin, &nout);
+    run_case(g, op, VSYM_FUSED_AUTO, 64, VSYM_DTYPE_BF16, 5, "auto, remembered");
+    const int was = vsym_coll_fused_last_auto(g);
+    VSYM_CHECK(was == (int)vsym_fused_select_mode(g, op, 64, VSYM_DTYPE_BF16),
+               "AUTO ran %s, the table says %s",
+               was < 0 ? "none" : vsym_fused_mode_name((vsym_fused_mode_t)was),
+               vsym_fused_mode_name(vsym_fused_select_mode(g, op, 64, VSYM_DTYPE_BF16)));
+    int alt = -1;
+    for (int m = 1; m < VSYM_FUSED_MODE_COUNT && alt < 0; m++)
+        if (m != was && m != VSYM_FUSED_AUTO && (vsym_fused_valid_modes(g) & (1u << m))) alt = m;
+    if (alt < 0) return; /* one valid mode: nothing to change it to */
+    if (me == 0) {
+        FILE *fp = fopen(path, "r");
+        VSYM_CHECK(fp != NULL, "open %s", path);
+        char text[1 << 16], line[512], name[64], mode[64];
+        size_t len = 0;
+        int bucket, hits = 0;
+        double us;
+        text[0] = '\0';
+        while (fgets(line, sizeof(line), fp) && len + sizeof(line) < sizeof(text)) {
+            if (sscanf(line, "entry %63s %d %63s %lf", name, &bucket, mode, &us) == 4 &&
+                strcmp(name, vsym_fused_op_name(op)) == 0 &&
+                bucket == vsym_coll_tune_bucket(nin * 2)) {
+                snprintf(line, sizeof(line), "entry %s %d %s %.3f\n", name, bucket,
+                         vsym_fused_mode_name((vsym_fused_mode_t)alt), us);
+                hits++;
+            }
+            len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", line);
+        }
+        fclose(fp);
+        VSYM_CHECK(hits > 0, "%s has no entry of %s at bucket %d", path, vsym_fused_op_name(op),
+                   vsym_coll_tune_bucket(nin * 2));
+        fp = fopen(path, "w");
+        VSYM_CHECK(fp != NULL && fputs(text, fp) >= 0 && fclose(fp) == 0, "rewrite %s", path);
+    }
+    VSYM_CHECK_OK(vsym_team_barrier(world, 0));
+    VSYM_CHECK_OK(vsym_fused_autotune_load(g, path));
+    run_case(g, op, VSYM_FUSED_AUTO, 64, VSYM_DTYPE_BF16, 6, "auto, the table loaded anew");
+    const int now = vsym_coll_fused_last_auto(g);
+    VSYM_CHECK(now == alt, "AUTO ran %s after the table changed, not %s",
+               now < 0 ? "none" : vsym_fused_mode_name((vsym_fused_mode_t)now),
+               vsym_fused_mode_name((vsym_fused_mode_t)alt));
+}
+
 static void autotune(void)
 {
     char path[64];
@@ -430,6 +483,7 @@ static void autotune(void)
             run_case(g, (vsym_fused_op_t)op, VSYM_FUSED_AUTO, n, VSYM_DTYPE_BF16, (int)n, "auto");
         }
     }
+    remembered_auto(g, path);
     /* VSYM_FUSED_MODE forces a mode. */
     setenv("VSYM_FUSED_MODE", "oneshot", 1);
     VSYM_CHECK_OK(vsym_settings_check());

@@ -496,6 +496,9 @@ static inline void stream_publish(void *dst, const void *src, size_t len, int st
 int vsym_coll_fused_world_rank(const vsym_fused_topo_t *t, int tp_rank, int dp_rank);
 /* Whether the handler has a tuned table for dtype. */
 int vsym_coll_fused_tuned(const vsym_fused_t *f, vsym_dtype_t dtype);
+/* The mode the handle's last AUTO call of vsym_fused_run resolved to and remembers, -1 when it
+ * remembers none (tests). */
+int vsym_coll_fused_last_auto(const vsym_fused_t *f);
 
 /* ---- Autotune table (autotune.c) ---------------------------------------------------------- */
 

@@ -36,6 +36,18 @@ struct vsym_fused {
      * naming it). Read once per generation, not per call (see env_mode()). */
     int env_mode;
     unsigned long env_gen;
+    /* AUTO's last answer in vsym_fused_run, for op, dtype, buffer kind and input bytes under
+     * settings generation gen (op -1: none; a table loaded or tuned forgets it): the same call
+     * again costs a comparison, not the table's and the rule's lookups. One rank, a loop of calls:
+     * AUTO's cost over the baseline's 4-6 ns -> 2-3 ns; 2 ranks, 8-64 B: AUTO's speed over the
+     * baseline's (medians of launches) 0.97-0.99 -> 0.98-0.99, 0.96-0.99 with the baseline forced
+     * (VSYM_FUSED_MODE; results/coll/dev-2core-intel-2026-11-29-stop52/so_calls*.txt). */
+    struct {
+        int op, dtype, sym;
+        size_t bytes;
+        unsigned long gen;
+        vsym_fused_mode_t mode;
+    } auto_last;
 };
 
 VSYM_API const char *vsym_fused_op_name(vsym_fused_op_t op)
@@ -288,6 +300,7 @@ VSYM_API vsym_status_t vsym_fused_create(vsym_ctx_t *ctx, const vsym_fused_topo_
     for (int k = 0; k < 2; k++)
         for (int d = 0; file[0] != '\0' && d < VSYM_DTYPE_COUNT; d++)
             if (vsym_coll_tune_load(&f->tune[k][d], file) == VSYM_OK) f->tuned[k][d] = 1;
+    f->auto_last.op = -1;
     *fused_p = f;
     return VSYM_OK;
 err:
@@ -862,7 +875,22 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
             VSYM_TRY(vsym_fused_mode_from_name(vsym_config_str(VSYM_CFG_FUSED_MODE), &mode));
         else
             mode = (vsym_fused_mode_t)forced;
-        if (mode == VSYM_FUSED_AUTO) mode = auto_mode(f, op, n * in_blocks(f, op) * es, dtype, sym);
+        if (mode == VSYM_FUSED_AUTO) {
+            const size_t bytes = n * in_blocks(f, op) * es;
+            if (f->auto_last.op == (int)op && f->auto_last.bytes == bytes &&
+                f->auto_last.dtype == (int)dtype && f->auto_last.sym == sym &&
+                f->auto_last.gen == f->env_gen) {
+                mode = f->auto_last.mode;
+            } else {
+                mode = auto_mode(f, op, bytes, dtype, sym);
+                f->auto_last.op = (int)op;
+                f->auto_last.dtype = (int)dtype;
+                f->auto_last.sym = sym;
+                f->auto_last.bytes = bytes;
+                f->auto_last.gen = f->env_gen;
+                f->auto_last.mode = mode;
+            }
+        }
     }
     if (!(f->valid_modes & (1u << mode)))
         return VSYM_FAIL(VSYM_ERR_BAD_MODE,
@@ -1015,6 +1043,7 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
             }
         }
         f->tuned[k][dtype] = 1;
+        f->auto_last.op = -1;
         const char *file = vsym_config_str(VSYM_CFG_AUTOTUNE_FILE);
         if (file[0] != '\0' && f->me == 0) st = vsym_coll_tune_save(&f->tune[k][dtype], file);
         if (st != VSYM_OK) goto out;
@@ -1050,6 +1079,7 @@ VSYM_API vsym_status_t vsym_fused_autotune_load(vsym_fused_t *f, const char *pat
             if (s1 == VSYM_OK) {
                 f->tune[k][d] = t;
                 f->tuned[k][d] = 1;
+                f->auto_last.op = -1;
                 st = VSYM_OK;
             } else if (s1 == VSYM_ERR_IO) {
                 return s1;
@@ -1059,6 +1089,11 @@ VSYM_API vsym_status_t vsym_fused_autotune_load(vsym_fused_t *f, const char *pat
         return vsym_util_fail_quiet(st, "autotune: %s has no table for this topology and host",
                                     path);
     return VSYM_OK;
+}
+
+int vsym_coll_fused_last_auto(const vsym_fused_t *f)
+{
+    return f->auto_last.op >= 0 ? (int)f->auto_last.mode : -1;
 }
 
 /* Whether dtype has a tuned table (internal: the bench decides whether to tune first). */
