@@ -397,13 +397,22 @@ static void remembered_auto(vsym_fused_t *g, const char *path)
                vsym_fused_mode_name((vsym_fused_mode_t)alt));
 }
 
+/* The autotune's file, which rank 0 removes at exit, a failed check's too. */
+static char tune_path[64];
+
+static void tune_path_unlink(void)
+{
+    unlink(tune_path);
+}
+
 static void autotune(void)
 {
-    char path[64];
+    char *path = tune_path;
     int pid = (int)getpid(), *pids = malloc((size_t)W * sizeof(int));
     VSYM_CHECK_OK(vsym_team_exchange(world, &pid, sizeof(pid), pids));
-    snprintf(path, sizeof(path), "/tmp/vsym_coll_fused_tune_%d", pids[0]);
+    snprintf(tune_path, sizeof(tune_path), "/tmp/vsym_coll_fused_tune_%d", pids[0]);
     free(pids);
+    if (me == 0) atexit(tune_path_unlink);
     /* Settings are read once; vsym_settings_check() reloads them after a change. */
     setenv("VSYM_AUTOTUNE_FILE", path, 1);
     VSYM_CHECK_OK(vsym_settings_check());
