@@ -263,7 +263,8 @@ static void untuned_rule(vsym_fused_t *f)
     const vsym_fused_mode_t small = base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
     /* all-reduce + all-gather: one exchange, then the baseline up to base_max bytes of input,
      * then the two-shot modes */
-    const size_t base_max = !shared && !amd && wn <= 8 ? 512 : 2048;
+    const int own_few = !shared && !amd && wn <= 8; /* a core per rank, at most 8, not AMD */
+    const size_t base_max = own_few ? 512 : 2048;
 #define ARAG(n)                                                                                    \
     {                                                                                              \
         VSYM_FUSED_ALLREDUCE_ALLGATHER, (n),                                                       \
@@ -320,7 +321,7 @@ static void untuned_rule(vsym_fused_t *f)
                 vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
             const int rs_ar = op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE;
             const size_t sym_min = rs_ar && wn > 8 && wn / dp == 2 ? 16384
-                                   : !amd && !shared && wn <= 8    ? (rs_ar ? 1024 : 512)
+                                   : own_few                       ? (rs_ar ? 1024 : 512)
                                    : !amd                          ? 2048
                                                                    : 4096;
             /* (reduce-scatter + all-reduce up to 2 KiB where ranks share cores of other CPUs) */

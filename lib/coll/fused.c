@@ -746,6 +746,8 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * (results/coll/dev-2core-intel-2026-11-29-stop51). */
     const int shared = !vsym_util_core_per_rank(), amd = vsym_util_cpu_amd(),
               rs_ar = op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE;
+    /* a core per rank on at most 8 ranks of other CPUs than AMD's (stop 52's sizes below) */
+    const int own_few = !shared && !amd && f->W <= 8;
     const size_t one_max = !shared                                        ? 256
                            : !amd && sym                                  ? (rs_ar ? 2048 : 1024)
                            : !amd                                         ? 8192
@@ -772,16 +774,16 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * before). */
     const size_t sym_min =
         op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && f->W > 8 && f->topo.local_tp_size == 2 ? 16384
-        : !amd && !shared && f->W <= 8 ? (rs_ar ? 1024 : 512)
-        : !amd                         ? 2048
-                                       : 4096;
+        : own_few ? (rs_ar ? 1024 : 512)
+        : !amd    ? 2048
+                  : 4096;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     /* All-reduce + all-gather of ordinary buffers: the baseline up to 2 KiB, but with a core per
      * rank on at most 8 ranks of other CPUs than AMD's up to 512 B (the same runs: the two-shot
      * 1.22-1.29x the baseline at 2 KiB, 1.03-1.17x at 1 KiB, 0.83-1.01x at 512 B; AUTO against the
      * build before, four rounds: 1.20-1.25x at 2 KiB and 0.97-1.08x at 1 KiB, against 0.95-1.00x).
      */
-    const size_t base_max = !shared && !amd && f->W <= 8 ? 512 : 2048;
+    const size_t base_max = own_few ? 512 : 2048;
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= base_max)
         return has_base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
     if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && (bytes <= (512u << 10) || f->W > 8) && has_base)
