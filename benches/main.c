@@ -339,9 +339,9 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         usage_error("%s: %s", suite->name, err);
     if (o->touch && strcmp(suite->name, "allreduce") && strcmp(suite->name, "allgather") &&
         strcmp(suite->name, "reduce-scatter") && strcmp(suite->name, "broadcast") &&
-        strcmp(suite->name, "alltoall"))
+        strcmp(suite->name, "alltoall") && strcmp(suite->name, "fused"))
         usage_error("--touch: the collectives' option (allreduce, allgather, reduce-scatter, "
-                    "broadcast, alltoall), not %s's",
+                    "broadcast, alltoall, fused), not %s's",
                     suite->name);
     *suite_p = suite;
 }

@@ -19,7 +19,7 @@
  *        MPI_Reduce_scatter_block on DP then MPI_Allreduce on TP (S = one rank's input).
  * --only NAME runs one of allreduce, allgather, reduce-scatter, broadcast, alltoall, fused.
  * --touch stores into every line of src before each call (timed), as vsym-bench --touch does
- * (and leaves the fused sequence out: vsym-bench fused does not take it); records say "touch".
+ * (the fused sequence's: one rank's input); records say "touch".
  * Times are the slowest rank's (each rank times the same number of calls). Every record carries
  * core_rtt_ns as vsym-bench's do (the cores' round trip just before its size: between ranks 0
  * and 1 through a shared window where each rank has a core, else between two threads of rank 0),
@@ -180,7 +180,6 @@ int main(int argc, char **argv)
     o.input_byte = VSYM_BENCH_INPUT_BYTE;
     for (int kind = 0; kind <= K_FUSED; kind++) {
         if (o.only && strcmp(o.only, kind_names[kind]) != 0) continue;
-        if (o.touch && kind == K_FUSED) continue; /* as vsym-bench fused, which refuses it */
         if (me == 0)
             printf("# %s (Open MPI, float, %d ranks)\n%12s %14s %12s\n", kind_names[kind], n,
                    "size", "time_avg[us]", "algbw[GB/s]");

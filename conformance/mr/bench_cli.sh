@@ -63,7 +63,7 @@ options)
   expect_usage_error "bad factor" "$bench" put -f 1
   expect_usage_error "unknown atomic op" "$bench" atomic --op fetch-nand
   expect_usage_error "bad --send" "$bench" copy --send pinned
-  expect_usage_error "--touch outside the collectives" "$bench" fused --touch
+  expect_usage_error "--touch outside the collectives" "$bench" put --touch
   expect_usage_error "extra argument" "$bench" put get
   expect_usage_error "one rank for a pair suite" "$bench" put -s 8 -n 5
   expect_usage_error "size beyond the symmetric heap" "$bench" put -s 1G
@@ -222,6 +222,20 @@ check)
       > /dev/null 2> "$work/err" || fail "$suite -D: $(cat "$work/err")"
   done
   echo "ok: -D runs end on both ranks"
+  # --touch on the fused suite: the input stored back before each call, the results still right
+  "$run" -n 2 --timeout 120 -- "$bench" fused -b 64 -e 4K -f 8 -n 20 --touch --check --quiet \
+    --json "$work/ft.jsonl" > /dev/null 2> "$work/err" ||
+    fail "fused --touch --check: $(cat "$work/err")"
+  python3 - "$work/ft.jsonl" <<'EOF' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+bad = [r for r in recs if r.get("touch") is not True or r.get("wrong") != 0]
+kinds = {r["buffers"] for r in recs}
+if not recs or bad or kinds != {"ordinary", "symmetric"}:
+    sys.exit(f"FAIL: fused --touch: {len(recs)} records, {len(bad)} untouched or wrong, "
+             f"buffers {sorted(kinds)}")
+print(f"ok: fused --touch --check: {len(recs)} records, touched, #wrong 0")
+EOF
   ;;
 pairs)
   "$run" -n 3 --timeout 200 -- "$bench" put -s 64 -n 20 --pairs --mode bw --check \
