@@ -636,14 +636,16 @@ static int run_fused(vsym_bench_t *b)
             if (!(ops & (1u << fo)) || (only != VSYM_FUSED_OP_COUNT && (int)only != fo)) continue;
             r.fop = (vsym_fused_op_t)fo;
             char key[160], title[260];
-            snprintf(key, sizeof(key), "fused/%s/%d/%d/%d/%d/%s%s", vsym_fused_op_name(r.fop),
+            const int touch = b->opts->touch;
+            snprintf(key, sizeof(key), "fused/%s/%d/%d/%d/%d/%s%s%s", vsym_fused_op_name(r.fop),
                      t.local_tp_size, t.local_dp_size, t.inter_tp_size, t.inter_dp_size,
-                     vsym_dtype_name(r.dtype), sym ? "/symmetric" : "");
+                     vsym_dtype_name(r.dtype), sym ? "/symmetric" : "", touch ? "/touch" : "");
             snprintf(title, sizeof(title),
                      "fused %s  local_tp %d local_dp %d inter_tp %d inter_dp %d  dtype %s  %s "
-                     "buffers  (times in us; 0: mode not valid here)",
+                     "buffers%s  (times in us; 0: mode not valid here)",
                      vsym_fused_op_name(r.fop), t.local_tp_size, t.local_dp_size, t.inter_tp_size,
-                     t.inter_dp_size, vsym_dtype_name(r.dtype), sym ? "symmetric" : "ordinary");
+                     t.inter_dp_size, vsym_dtype_name(r.dtype), sym ? "symmetric" : "ordinary",
+                     touch ? ", input rewritten before each call (--touch)" : "");
             vsym_bench_table_header(b, key, title, fused_cols, 10);
             for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
                 size_t nin, nout;

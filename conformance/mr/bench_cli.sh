@@ -382,7 +382,9 @@ if not want <= suites:
 table = open(os.path.join(d, "table.txt")).read()
 for t in ("copy --pattern alltoall", "copy --pattern ring", "# fused",
           "# fused allreduce_allgather  local_tp 2 local_dp 2",
-          "# fused reducescatter_allreduce  local_tp 2 local_dp 2"):
+          "# fused reducescatter_allreduce  local_tp 2 local_dp 2",
+          "local_tp 2 local_dp 2 inter_tp 1 inter_dp 1  dtype f16  symmetric buffers, input "
+          "rewritten before each call (--touch)"):
     if t not in table:
         sys.exit(f"FAIL: no '{t}' table in table.txt")
 # The fused steps tuned first: the run's autotune tables, 2 and 4 ranks, and AUTO's rows name
@@ -394,6 +396,9 @@ for w in ("world=2 ", "world=4 "):
         sys.exit(f"FAIL: autotune.txt has no table for {w.strip()}: {keys}")
 auto = [json.loads(l) for l in open(os.path.join(d, "vsym.jsonl"))]
 auto = [r for r in auto if r["suite"] == "fused" and r["mode"] == "auto"]
+touched = [r for r in auto if r.get("touch") is True and r["config"]["ranks"] == 4]
+if not touched:
+    sys.exit("FAIL: no fused AUTO records with --touch at 4 ranks")
 if not auto or any(r.get("selected") in (None, "auto") or r["config"]["settings"]
                    ["VSYM_AUTOTUNE_FILE"] != os.path.join(d, "autotune.txt") for r in auto):
     sys.exit("FAIL: fused AUTO records without the autotune file or the selected mode")
