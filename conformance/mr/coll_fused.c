@@ -308,7 +308,8 @@ static void untuned_rule(vsym_fused_t *f)
      * input on one node (2 KiB where ranks share cores of other CPUs than AMD's; with a core per
      * rank on at most 8 ranks of them 512 B, reduce-scatter + all-reduce 1 KiB; reduce-scatter +
      * all-reduce on more than 8 ranks of TP 2: from 16 KiB) but where one exchange is taken (at
-     * most 8 ranks, up to one_sym); else, and for ordinary buffers, the rule above. */
+     * most 8 ranks, up to one_sym) and reduce-scatter + all-reduce from 16 KiB with a core per
+     * rank on other CPUs than AMD's; else, and for ordinary buffers, the rule above. */
     const int in_place = nodes == 1 && !transport_scope;
     char *si, *so, heap[16];
     VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 16, (void **)&si));
@@ -329,7 +330,10 @@ static void untuned_rule(vsym_fused_t *f)
                 wn <= 8 &&
                 bytes <=
                     (shared && !amd && op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? 2048 : one_sym);
-            vsym_fused_mode_t want = in_place && bytes >= sym_min && !one ? two : plain;
+            /* (reduce-scatter + all-reduce with a core per rank, not AMD: the baseline's rule
+             * from 16 KiB, as with ordinary buffers) */
+            const int rs_base = rs_ar && !shared && !amd && bytes >= 16384;
+            vsym_fused_mode_t want = in_place && bytes >= sym_min && !one && !rs_base ? two : plain;
             vsym_fused_mode_t m =
                 vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, si, so, n, VSYM_DTYPE_BF16);
             VSYM_CHECK(m == want, "%s, %zu bytes, symmetric buffers, untuned: %s, expected %s",

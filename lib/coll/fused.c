@@ -777,6 +777,15 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
         : own_few ? (rs_ar ? 1024 : 512)
         : !amd    ? 2048
                   : 4096;
+    /* But reduce-scatter + all-reduce in place with a core per rank (other CPUs than AMD's): the
+     * baseline from 16 KiB, as callers use it, their input computed anew before each call. Each
+     * rank's stores into its input must then take back the lines its peers read in place the call
+     * before, and the two-shot mode's readers hold more of them: 16-core Intel guest, input
+     * rewritten (vsym-bench fused --touch), the two-shot 0.65-0.97x the baseline's speed at 16
+     * KiB-1 MiB on 4, 8 and 16 ranks (but 1.05 once), its stores into the input 1.3-2.1x the
+     * baseline's (the input unchanged: the two-shot 1.15-2.44x; results/coll/device-16core-
+     * 2026-11-29-stop53). The autotune times its calls that way too (tune_touch). */
+    if (sym && rs_ar && !shared && !amd && bytes >= 16384 && has_base) return VSYM_FUSED_BASELINE;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     /* All-reduce + all-gather of ordinary buffers: the baseline up to 2 KiB, but with a core per
      * rank on at most 8 ranks of other CPUs than AMD's up to 512 B (the same runs: the two-shot
