@@ -67,14 +67,21 @@ static void call_bufs(const crun_t *r, char **src_p, char **dst_p)
 /* --touch: a store into every line of the src a call of r reads (the same bytes back), as an
  * application that produced it anew would leave it: modified in this core's cache, not clean
  * and possibly still in a peer's from the call before. Timed with the call. */
+static void store_lines(char *src, size_t len)
+{
+    /* (len computed before: a call in the loop would queue stores behind each line's, 2-4x
+     * slower where peers hold the lines) */
+    volatile char *p = src;
+    for (size_t o = 0; o < len; o += 64)
+        p[o] = p[o];
+}
+
 static void touch_src(const crun_t *r, char *src)
 {
     size_t len = r->count * vsym_dtype_size(r->dtype);
     if (r->kind == VSYM_COLL_KIND_REDUCE_SCATTER || r->kind == VSYM_COLL_KIND_ALLTOALL)
         len *= (size_t)r->b->nranks;
-    volatile char *p = src;
-    for (size_t o = 0; o < len; o += 64)
-        p[o] = p[o];
+    store_lines(src, len);
 }
 
 static vsym_status_t unit_coll(void *arg, long i)
@@ -107,12 +114,7 @@ static vsym_status_t unit_fused(void *arg, long i)
     if (r->b->opts->touch) { /* as touch_src: this rank's input of the fused op */
         size_t nin, nout;
         vsym_fused_shapes(r->fused, r->fop, r->count, &nin, &nout);
-        /* the length first: a call in the loop would queue stores behind each line's and slow
-         * the loop 2-4x where peers hold the lines (symmetric src) */
-        const size_t len = nin * vsym_dtype_size(r->dtype);
-        volatile char *p = r->src;
-        for (size_t o = 0; o < len; o += 64)
-            p[o] = p[o];
+        store_lines(r->src, nin * vsym_dtype_size(r->dtype));
     }
     return vsym_fused_run(r->fused, r->fop, r->fmode, r->src, r->dst, r->count, r->dtype);
 }
