@@ -69,7 +69,7 @@ static void call_bufs(const crun_t *r, char **src_p, char **dst_p)
  * and possibly still in a peer's from the call before. Timed with the call. */
 static void store_lines(char *src, size_t len)
 {
-    /* (len computed before: a call in the loop would queue stores behind each line's, 2-4x
+    /* (len computed before: a call in the loop would queue stores behind each line's, 4-6x
      * slower where peers hold the lines) */
     volatile char *p = src;
     for (size_t o = 0; o < len; o += 64)
