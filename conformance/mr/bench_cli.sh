@@ -265,7 +265,8 @@ compare)
   # every time and ratio a number; the all-reduce's bound fractions from 256 KiB, measured back to
   # back in a table of their own; then the same tables with src rewritten before each call
   # (--touch: 32 KiB and 512 KiB, no bound); then the all-reduce's tables and bound at 4 ranks
-  # (--coll-ranks' default); no wrong value recorded.
+  # (--coll-ranks' default) and the fused pairs against Open MPI's sequence; no wrong value
+  # recorded.
   python3 - "$work/out" "$work/c/compare.jsonl" <<'EOF' || exit 1
 import json, re, sys
 text = open(sys.argv[1]).read()
@@ -316,7 +317,7 @@ for n in (2, 4):
         sys.exit(f"FAIL: the bound's rows at {n} ranks {rows} (columns {cols})")
 recs = [json.loads(l) for l in open(sys.argv[2])]
 # Both programs time buffers they have written (benches/inputs.h), never the kernel's zero page.
-colls = ("allreduce", "allgather", "reduce-scatter", "broadcast", "alltoall")
+colls = ("allreduce", "allgather", "reduce-scatter", "broadcast", "alltoall", "fused")
 unfilled = [(r["tool"], r["suite"], r["mode"], r["size"]) for r in recs
             if r["tool"] in ("vsym-bench", "mpi-coll") and r["suite"] in colls and
             r.get("input_byte") != 60]
@@ -333,6 +334,30 @@ for n in (2, 4):
             any(r["config"]["ranks"] != n for r in b if r["tool"] == "vsym-bench"):
         sys.exit(f"FAIL: the bound's records at {n} ranks "
                  f"{[(r['tool'], r['op'], r['mode']) for r in b]}")
+# The fused pairs at 4 ranks against Open MPI's TP-then-DP sequence, input unchanged and
+# rewritten: a table per op and way (TP 2 x DP 2), rows 64 B-32 KiB, every time a number;
+# vsym's records #wrong 0, each program's touched ones said so.
+fused_t = re.findall(r"^## fused ([a-z_]+), 4 ranks, TP 2 x DP 2, f32(.*)\n#.*\n(.*)\n"
+                     r"((?:\s+\d+ .*\n)+)", text, re.M)
+if [(t[0], "--touch" in t[1]) for t in fused_t] != [
+        ("allreduce_allgather", False), ("reducescatter_allreduce", False),
+        ("allreduce_allgather", True), ("reducescatter_allreduce", True)]:
+    sys.exit(f"FAIL: fused tables {[(t[0], t[1]) for t in fused_t]}")
+for op, title, hdr, rows in fused_t:
+    cols, rows = hdr.split(), [r.split() for r in rows.strip().split("\n")]
+    if [int(r[0]) for r in rows] != [64, 512, 4096, 32768] or "auto/MPI" not in cols or any(
+            len(r) != len(cols) or not all(re.fullmatch(r"\d+\.\d+", x) and float(x) > 0
+                                           for x in r[1:-1]) for r in rows):
+        sys.exit(f"FAIL: fused {op}{title}: rows {rows} (columns {cols})")
+fv = [r for r in recs if r["suite"] == "fused" and r["tool"] == "vsym-bench"]
+fm = [r for r in recs if r["suite"] == "fused" and r["tool"] == "mpi-coll"]
+if not fv or any(r["wrong"] != 0 or r["config"]["ranks"] != 4 or r.get("input_byte") != 60
+                 for r in fv) or \
+        len(fm) != 16 or sum(r.get("touch") is True for r in fm) != 8 or \
+        sum(r.get("touch") is True for r in fv) * 2 != len(fv):
+    sys.exit(f"FAIL: fused records: vsym {len(fv)}, Open MPI {len(fm)} (16 expected), half of "
+             "each touched, #wrong 0")
+recs = [r for r in recs if r["suite"] != "fused"]
 ar4 = [r for r in recs if r.get("tool") == "vsym-bench" and r["config"].get("ranks") == 4]
 mpi4 = [r for r in recs if r.get("tool") == "mpi-coll" and r["config"].get("ranks") == 4]
 if len(ar4) != 16 or any(r["suite"] != "allreduce" or r["wrong"] != 0 for r in ar4) or \
