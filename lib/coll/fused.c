@@ -942,9 +942,9 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
  * the baseline's speed at 4 KiB-1 MiB with the input unchanged, 0.65-0.97x at 16 KiB-1 MiB
  * rewritten (results/coll/device-16core-2026-11-29-stop53); timed with unchanged inputs the
  * table chose it there. */
-static void tune_touch(const char *in, size_t bytes)
+static void tune_touch(char *in, size_t bytes)
 {
-    volatile char *p = (volatile char *)in;
+    volatile char *p = in;
     for (size_t o = 0; o < bytes; o += 64)
         p[o] = p[o];
 }
@@ -953,7 +953,7 @@ static void tune_touch(const char *in, size_t bytes)
  * a store into every line of its input (tune_touch, timed); the slowest rank's time per call, the
  * same on every rank. */
 static vsym_status_t tune_time(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode,
-                               const char *in, char *out, size_t n, vsym_dtype_t dtype, int runs,
+                               char *in, char *out, size_t n, vsym_dtype_t dtype, int runs,
                                double *times, double *t_p)
 {
     const size_t inb = n * in_blocks(f, op) * vsym_dtype_size(dtype);
@@ -974,7 +974,7 @@ static vsym_status_t tune_time(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_m
 }
 
 /* Rounds of the valid modes of mask, in turns whose order rotates per round, into rt. */
-static vsym_status_t tune_rounds(vsym_fused_t *f, vsym_fused_op_t op, unsigned mask, const char *in,
+static vsym_status_t tune_rounds(vsym_fused_t *f, vsym_fused_op_t op, unsigned mask, char *in,
                                  char *out, size_t n, vsym_dtype_t dtype, int runs, double *times,
                                  double rt[][VSYM_TUNE_ROUNDS])
 {
