@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static uint64_t now_ns(void)
 {
@@ -75,6 +76,13 @@ double vsym_rtt_threads(void)
     if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
     for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
         if (CPU_ISSET(c, &set)) cpus[k++] = c;
+    /* A rank bound to one core (vsym-run binds ranks that outnumber the cores to one each):
+     * the machine's first two CPUs, which the threads pin themselves to. */
+    if (k < 2 && sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
+        cpus[0] = 0;
+        cpus[1] = 1;
+        k = 2;
+    }
     if (k < 2) return -1;
     _Alignas(64) static volatile uint64_t word;
     word = 0;

@@ -19,9 +19,9 @@ enum { VSYM_RTT_WARM = 10, VSYM_RTT_TIMED = 100 };
  * sequence by 2 * (VSYM_RTT_WARM + VSYM_RTT_TIMED): the next one starts there. */
 double vsym_rtt_side(volatile uint64_t *w, uint64_t base, int side);
 
-/* The round trip between two threads of this process pinned to the first two CPUs it may run on
- * (where ranks share cores: the state of the machine's cores, not the ranks'); -1 with fewer than
- * two. */
+/* The round trip between two threads of this process pinned to the first two CPUs it may run on,
+ * or to the machine's first two where it may run on one (where ranks share cores: the state of
+ * the machine's cores, not the ranks'); -1 on a machine of one CPU. */
 double vsym_rtt_threads(void);
 
 #endif

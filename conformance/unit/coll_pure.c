@@ -944,7 +944,8 @@ static void test_publish(void)
 /* The line round trip against a helper thread (vsym_util_thread_line_rtt, what team rank 0 times
  * where ranks share cores): with two CPUs allowed a time between 1 ns and 5 us (the helper runs
  * within 1 ms at the latest of 50 tries: the test has the machine to itself, or shares it with
- * ctest's other jobs), none (0) with this thread bound to one CPU. */
+ * ctest's other jobs); with this thread bound to one CPU (as vsym-run binds ranks that outnumber
+ * the cores) the same against the machine's next CPU, and none (0) on a machine of one CPU. */
 static void test_thread_line_rtt(void)
 {
     cpu_set_t allowed, one;
@@ -964,10 +965,14 @@ static void test_thread_line_rtt(void)
     CPU_ZERO(&one);
     CPU_SET(cpu, &one);
     VSYM_CHECK(sched_setaffinity(0, sizeof(one), &one) == 0, "sched_setaffinity");
-    const uint64_t alone = vsym_util_thread_line_rtt();
+    uint64_t alone = vsym_util_thread_line_rtt();
+    const int machine = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+    for (int k = 0; k < 50 && alone == 0 && machine; k++)
+        alone = vsym_util_thread_line_rtt();
     VSYM_CHECK(sched_setaffinity(0, sizeof(allowed), &allowed) == 0, "sched_setaffinity back");
-    VSYM_CHECK(alone == 0, "thread line round trip bound to CPU %d: %llu ns, expected none (0)",
-               cpu, (unsigned long long)alone);
+    VSYM_CHECK(machine ? alone > 0 && alone < 5000 : alone == 0,
+               "thread line round trip bound to CPU %d: %llu ns, expected %s", cpu,
+               (unsigned long long)alone, machine ? "1-4999 (the next CPU)" : "none (0)");
 }
 
 /* VSYM_NT_THRESHOLD auto: half the last-level cache sysfs describes for the CPU (the highest

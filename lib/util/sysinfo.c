@@ -76,6 +76,10 @@ uint64_t vsym_util_thread_line_rtt(void)
     int other = -1;
     for (int i = 1; i < CPU_SETSIZE && other < 0; i++)
         if (CPU_ISSET((cpu + i) % CPU_SETSIZE, &allowed)) other = (cpu + i) % CPU_SETSIZE;
+    /* A process bound to its one CPU (ranks that outnumber the cores, one each): the next CPU
+     * of the machine, which the helper pins itself to. */
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (other < 0 && online >= 2 && cpu < online) other = (int)((cpu + 1) % online);
     if (other < 0) return 0;
     CPU_ZERO(&one);
     CPU_SET(other, &one);

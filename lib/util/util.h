@@ -158,11 +158,12 @@ int vsym_util_core_per_rank(void);
 /* Tests: -1 (the default) counts the cores; 0 or 1 makes vsym_util_core_per_rank() say so. */
 void vsym_util_core_per_rank_force(int yes);
 /* A cache line's round trip in ns between the calling thread's CPU and the next CPU this
- * process may run on, timed against a helper thread pinned there (created and joined here, every
- * signal blocked in it): the median of those of 8 rounds in which the caller stayed on its CPU
- * and the helper answered from the other, under 5 us each (the shortest of them read 250-270 ns
- * far on the 2-core AMD guest, where most took 400-600). 0 where none counted: one CPU allowed, no
- * thread, or the helper not running within 1 ms (its CPU busy). Costs 0.1-0.3 ms on the 2-core
+ * process may run on (the machine's next where it may run on one), timed against a helper thread
+ * pinned there (created and joined here, every signal blocked in it): the median of those of 8
+ * rounds in which the caller stayed on its CPU and the helper answered from the other, under 5 us
+ * each (the shortest of them read 250-270 ns far on the 2-core AMD guest, where most took
+ * 400-600). 0 where none counted: one CPU, no thread, or the helper not running within 1 ms (its
+ * CPU busy). Costs 0.1-0.3 ms on the 2-core
  * AMD guest, mostly the helper's start on the other CPU. */
 uint64_t vsym_util_thread_line_rtt(void);
 /* A line round trip's longest time that counts (ns): longer rounds went through the scheduler
