@@ -78,8 +78,10 @@ uint64_t vsym_util_thread_line_rtt(void)
         if (CPU_ISSET((cpu + i) % CPU_SETSIZE, &allowed)) other = (cpu + i) % CPU_SETSIZE;
     /* A process bound to its one CPU (ranks that outnumber the cores, one each): the next CPU
      * of the machine, which the helper pins itself to. */
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (other < 0 && online >= 2 && cpu < online) other = (int)((cpu + 1) % online);
+    if (other < 0) {
+        const long online = sysconf(_SC_NPROCESSORS_ONLN); /* (reads sysfs: only then) */
+        if (online >= 2 && cpu < online) other = (int)((cpu + 1) % online);
+    }
     if (other < 0) return 0;
     CPU_ZERO(&one);
     CPU_SET(other, &one);
