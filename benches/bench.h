@@ -74,6 +74,7 @@ typedef struct vsym_bench_opts {
     double timeout_s;      /* --timeout S: every wait for a peer (0: VSYM_TIMEOUT) */
     int test_corrupt;      /* hidden --test-corrupt: flip one byte so --check must fail */
     int touch;             /* collectives: --touch, every line of src stored before each call */
+    int consume;           /* collectives: --consume, every line of dst loaded after each call */
     int send_symmetric;    /* copy: --send symmetric (send buffers on the symmetric heap) */
     /* reshard suite: --model NAME | --model-file FILE, --from LAYOUT, --to LAYOUT,
      * --scale 1/N (NULL when not given) */

@@ -56,6 +56,8 @@ static void print_help(void)
            "                        (sets VSYM_COLL_ALGO, so the records carry it)\n"
            "      --touch           collectives: a store into every line of src before each\n"
            "                        call (timed), as new data leaves it\n"
+           "      --consume         collectives: a load of every line of dst after each call\n"
+           "                        (timed), as a caller that uses the result does\n"
            "      --pairs           every rank pair in turn (others wait), not only 0 and 1;\n"
            "                        then the outlier pairs (ClusterKit's 2.1x / 93%% rule)\n"
            "      --op NAME         one operation of the suite (atomic: fetch-add, add, cswap,\n"
@@ -116,6 +118,7 @@ enum {
     OPT_TIMEOUT,
     OPT_TEST_CORRUPT,
     OPT_TOUCH,
+    OPT_CONSUME,
     OPT_MODEL,
     OPT_MODEL_FILE,
     OPT_FROM,
@@ -159,6 +162,7 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"test-corrupt", no_argument, NULL, OPT_TEST_CORRUPT},
         {"touch", no_argument, NULL, OPT_TOUCH},
+        {"consume", no_argument, NULL, OPT_CONSUME},
         {"model", required_argument, NULL, OPT_MODEL},
         {"model-file", required_argument, NULL, OPT_MODEL_FILE},
         {"from", required_argument, NULL, OPT_FROM},
@@ -266,6 +270,9 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         case OPT_TOUCH:
             o->touch = 1;
             break;
+        case OPT_CONSUME:
+            o->consume = 1;
+            break;
         case OPT_TEST_CORRUPT:
             o->test_corrupt = 1;
             break;
@@ -337,12 +344,13 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
     }
     if (suite->check_opts != NULL && suite->check_opts(o, err, sizeof(err)) != 0)
         usage_error("%s: %s", suite->name, err);
-    if (o->touch && strcmp(suite->name, "allreduce") && strcmp(suite->name, "allgather") &&
-        strcmp(suite->name, "reduce-scatter") && strcmp(suite->name, "broadcast") &&
-        strcmp(suite->name, "alltoall") && strcmp(suite->name, "fused"))
-        usage_error("--touch: the collectives' option (allreduce, allgather, reduce-scatter, "
+    if ((o->touch || o->consume) && strcmp(suite->name, "allreduce") &&
+        strcmp(suite->name, "allgather") && strcmp(suite->name, "reduce-scatter") &&
+        strcmp(suite->name, "broadcast") && strcmp(suite->name, "alltoall") &&
+        strcmp(suite->name, "fused"))
+        usage_error("%s: the collectives' option (allreduce, allgather, reduce-scatter, "
                     "broadcast, alltoall, fused), not %s's",
-                    suite->name);
+                    o->touch ? "--touch" : "--consume", suite->name);
     *suite_p = suite;
 }
 

@@ -84,14 +84,21 @@ static void touch_src(const crun_t *r, char *src)
     store_lines(src, len);
 }
 
-static vsym_status_t unit_coll(void *arg, long i)
+/* --consume: a load of every line of the dst a call of r wrote, as a caller that uses the result
+ * does: lines a peer stored there (the in-place paths push into the peers' outputs) come from
+ * that peer's cache. Timed with the call. */
+static volatile uint64_t consume_sink;
+static void load_lines(const char *dst, size_t len)
 {
-    crun_t *r = arg;
-    char *src, *dst;
-    (void)i;
-    call_bufs(r, &src, &dst);
-    if (r->b->opts->touch && (r->kind != VSYM_COLL_KIND_BROADCAST || r->b->rank == 0))
-        touch_src(r, src);
+    const volatile char *p = dst;
+    uint64_t s = 0;
+    for (size_t o = 0; o < len; o += 64)
+        s += (unsigned char)p[o];
+    consume_sink = s;
+}
+
+static vsym_status_t call_coll(crun_t *r, const char *src, char *dst)
+{
     switch (r->kind) {
     case VSYM_COLL_KIND_ALLREDUCE:
         return vsym_coll_allreduce(r->coll, src, dst, r->count, r->dtype, r->op, VSYM_COLL_AUTO);
@@ -107,16 +114,36 @@ static vsym_status_t unit_coll(void *arg, long i)
     }
 }
 
+static vsym_status_t unit_coll(void *arg, long i)
+{
+    crun_t *r = arg;
+    char *src, *dst;
+    (void)i;
+    call_bufs(r, &src, &dst);
+    if (r->b->opts->touch && (r->kind != VSYM_COLL_KIND_BROADCAST || r->b->rank == 0))
+        touch_src(r, src);
+    vsym_status_t st = call_coll(r, src, dst);
+    if (r->b->opts->consume && st == VSYM_OK) {
+        size_t len = r->count * vsym_dtype_size(r->dtype);
+        if (r->kind == VSYM_COLL_KIND_ALLGATHER || r->kind == VSYM_COLL_KIND_ALLTOALL)
+            len *= (size_t)r->b->nranks;
+        load_lines(dst, len);
+    }
+    return st;
+}
+
 static vsym_status_t unit_fused(void *arg, long i)
 {
     crun_t *r = arg;
     (void)i;
-    if (r->b->opts->touch) { /* as touch_src: this rank's input of the fused op */
-        size_t nin, nout;
-        vsym_fused_shapes(r->fused, r->fop, r->count, &nin, &nout);
-        store_lines(r->src, nin * vsym_dtype_size(r->dtype));
-    }
-    return vsym_fused_run(r->fused, r->fop, r->fmode, r->src, r->dst, r->count, r->dtype);
+    size_t nin, nout, es = vsym_dtype_size(r->dtype);
+    vsym_fused_shapes(r->fused, r->fop, r->count, &nin, &nout);
+    if (r->b->opts->touch) /* as touch_src: this rank's input of the fused op */
+        store_lines(r->src, nin * es);
+    vsym_status_t st =
+        vsym_fused_run(r->fused, r->fop, r->fmode, r->src, r->dst, r->count, r->dtype);
+    if (r->b->opts->consume && st == VSYM_OK) load_lines(r->dst, nout * es);
+    return st;
 }
 
 /* ---- Data for --check --------------------------------------------------------------------- */
@@ -436,6 +463,7 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
                 if (reduces) json_object_set_new(rec, "redop", json_string(vsym_red_op_name(r.op)));
                 json_object_set_new(rec, "algo", json_string(algo ? algo : "auto"));
                 if (b->opts->touch) json_object_set_new(rec, "touch", json_true());
+                if (b->opts->consume) json_object_set_new(rec, "consume", json_true());
                 json_object_set_new(rec, "input_byte", json_integer(VSYM_BENCH_INPUT_BYTE));
                 /* The way the library ran it (AUTO's choice, symmetric buffers in place). */
                 char *psrc, *pdst;
@@ -638,16 +666,18 @@ static int run_fused(vsym_bench_t *b)
             if (!(ops & (1u << fo)) || (only != VSYM_FUSED_OP_COUNT && (int)only != fo)) continue;
             r.fop = (vsym_fused_op_t)fo;
             char key[160], title[260];
-            const int touch = b->opts->touch;
-            snprintf(key, sizeof(key), "fused/%s/%d/%d/%d/%d/%s%s%s", vsym_fused_op_name(r.fop),
+            const int touch = b->opts->touch, consume = b->opts->consume;
+            snprintf(key, sizeof(key), "fused/%s/%d/%d/%d/%d/%s%s%s%s", vsym_fused_op_name(r.fop),
                      t.local_tp_size, t.local_dp_size, t.inter_tp_size, t.inter_dp_size,
-                     vsym_dtype_name(r.dtype), sym ? "/symmetric" : "", touch ? "/touch" : "");
+                     vsym_dtype_name(r.dtype), sym ? "/symmetric" : "", touch ? "/touch" : "",
+                     consume ? "/consume" : "");
             snprintf(title, sizeof(title),
                      "fused %s  local_tp %d local_dp %d inter_tp %d inter_dp %d  dtype %s  %s "
-                     "buffers%s  (times in us; 0: mode not valid here)",
+                     "buffers%s%s  (times in us; 0: mode not valid here)",
                      vsym_fused_op_name(r.fop), t.local_tp_size, t.local_dp_size, t.inter_tp_size,
                      t.inter_dp_size, vsym_dtype_name(r.dtype), sym ? "symmetric" : "ordinary",
-                     touch ? ", input rewritten before each call (--touch)" : "");
+                     touch ? ", input rewritten before each call (--touch)" : "",
+                     consume ? ", output read after each call (--consume)" : "");
             vsym_bench_table_header(b, key, title, fused_cols, 10);
             for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
                 size_t nin, nout;
@@ -725,6 +755,7 @@ static int run_fused(vsym_bench_t *b)
                                         json_string(sym ? "symmetric" : "ordinary"));
                     json_object_set_new(rec, "input_byte", json_integer(VSYM_BENCH_INPUT_BYTE));
                     if (b->opts->touch) json_object_set_new(rec, "touch", json_true());
+                    if (b->opts->consume) json_object_set_new(rec, "consume", json_true());
                     json_object_set_new(rec, "n", json_integer((json_int_t)r.count));
                     json_object_set_new(rec, "iterations", json_integer(iters));
                     json_object_set_new(rec, "time_us", json_real(us));

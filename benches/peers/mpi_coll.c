@@ -19,7 +19,8 @@
  *        MPI_Reduce_scatter_block on DP then MPI_Allreduce on TP (S = one rank's input).
  * --only NAME runs one of allreduce, allgather, reduce-scatter, broadcast, alltoall, fused.
  * --touch stores into every line of src before each call (timed), as vsym-bench --touch does
- * (the fused sequence's: one rank's input); records say "touch".
+ * (the fused sequence's: one rank's input); records say "touch". --consume loads every line of
+ * the output after each call (timed), as vsym-bench --consume does; records say "consume".
  * Times are the slowest rank's (each rank times the same number of calls). Every record carries
  * core_rtt_ns as vsym-bench's do (the cores' round trip just before its size: between ranks 0
  * and 1 through a shared window where each rank has a core, else between two threads of rank 0),
@@ -42,11 +43,15 @@ typedef struct mrun {
     int fop; /* 0 allreduce_allgather, 1 reducescatter_allreduce */
     int touch; /* --touch: src_bytes of src stored, line by line, before each call */
     size_t src_bytes;
+    int consume; /* --consume: dst_bytes of the output loaded, line by line, after each call */
+    size_t dst_bytes;
 } mrun_t;
 
 enum { K_AR, K_AG, K_RS, K_BC, K_A2A, K_FUSED };
 static const char *const kind_names[] = {"allreduce", "allgather", "reduce-scatter",
                                          "broadcast", "alltoall",  "fused"};
+
+static volatile unsigned consume_sink;
 
 static void unit(void *arg, long i)
 {
@@ -83,6 +88,13 @@ static void unit(void *arg, long i)
             MPI_Allreduce(r->tmp, r->dst, r->count, MPI_FLOAT, MPI_SUM, r->tp);
         }
         break;
+    }
+    if (r->consume) { /* as vsym-bench --consume: the result read where the caller would */
+        const volatile char *p = (const char *)(r->inplace || r->kind == K_BC ? r->src : r->dst);
+        unsigned s = 0;
+        for (size_t o = 0; o < r->dst_bytes; o += 64)
+            s += (unsigned char)p[o];
+        consume_sink = s;
     }
 }
 
@@ -205,6 +217,11 @@ int main(int argc, char **argv)
                     /* The src a rank reads (the broadcast's: the root's only). */
                     r.touch = o.touch && (kind != K_BC || me == 0);
                     r.src_bytes = kind == K_AG ? bytes / (size_t)n : bytes;
+                    r.consume = o.consume;
+                    r.dst_bytes = kind == K_RS      ? bytes / (size_t)n
+                                  : kind == K_FUSED ? (size_t)r.count * sizeof(float) *
+                                                          (fop == 0 ? (size_t)(n / ltp) : 1)
+                                                    : bytes;
                     for (int ip = 0; ip < (kind == K_AR ? 2 : 1); ip++) {
                         peer_stats_t st;
                         char mode[64];

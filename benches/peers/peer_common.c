@@ -15,7 +15,7 @@ static void usage(const char *tool, const char *msg, const char *arg)
             "--flags TEXT --only NAME%s)\n",
             tool, msg, arg ? " " : "", arg ? arg : "",
             strcmp(tool, "memcpy-bench") == 0 ? " --loaded"
-            : strcmp(tool, "mpi-coll") == 0   ? " --touch"
+            : strcmp(tool, "mpi-coll") == 0   ? " --touch --consume"
                                               : "");
     exit(2);
 }
@@ -44,6 +44,7 @@ void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o)
         {"only", required_argument, NULL, 'O'},
         {"loaded", no_argument, NULL, 'L'},
         {"touch", no_argument, NULL, 'T'},
+        {"consume", no_argument, NULL, 'C'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -96,6 +97,10 @@ void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o)
         case 'T':
             if (strcmp(tool, "mpi-coll") != 0) usage(tool, "unknown option", "--touch");
             o->touch = 1;
+            break;
+        case 'C':
+            if (strcmp(tool, "mpi-coll") != 0) usage(tool, "unknown option", "--consume");
+            o->consume = 1;
             break;
         case ':':
             usage(tool, "missing value for", argv[optind - 1]);
@@ -251,6 +256,7 @@ void peer_emit(vsym_bench_results_t *r, const peer_opts_t *o, double clock_ns, c
                     (json_int_t)st->batch, "seconds", st->seconds);
     if (st->window > 0) json_object_set_new(rec, "window", json_integer(st->window));
     if (o->touch) json_object_set_new(rec, "touch", json_true()); /* as vsym-bench's records */
+    if (o->consume) json_object_set_new(rec, "consume", json_true());
     if (o->input_byte >= 0) json_object_set_new(rec, "input_byte", json_integer(o->input_byte));
     if (st->core_rtt_ns > 0) json_object_set_new(rec, "core_rtt_ns", json_real(st->core_rtt_ns));
     json_object_set_new(rec, "lat_us",

@@ -29,6 +29,8 @@ typedef struct peer_opts {
     int ranks;         /* set by the program */
     int touch;         /* mpi-coll --touch: every line of src stored before each call (timed);
                         * its records say "touch": true */
+    int consume;       /* mpi-coll --consume: every line of the output loaded after each call
+                        * (timed); its records say "consume": true */
     int input_byte;    /* set by a program whose buffers hold this byte before they are timed
                         * (inputs.h), recorded as "input_byte"; -1 (the default): not recorded */
 } peer_opts_t;

@@ -64,6 +64,7 @@ options)
   expect_usage_error "unknown atomic op" "$bench" atomic --op fetch-nand
   expect_usage_error "bad --send" "$bench" copy --send pinned
   expect_usage_error "--touch outside the collectives" "$bench" put --touch
+  expect_usage_error "--consume outside the collectives" "$bench" get --consume
   expect_usage_error "extra argument" "$bench" put get
   expect_usage_error "one rank for a pair suite" "$bench" put -s 8 -n 5
   expect_usage_error "size beyond the symmetric heap" "$bench" put -s 1G
@@ -222,19 +223,33 @@ check)
       > /dev/null 2> "$work/err" || fail "$suite -D: $(cat "$work/err")"
   done
   echo "ok: -D runs end on both ranks"
-  # --touch on the fused suite: the input stored back before each call, the results still right
-  "$run" -n 2 --timeout 120 -- "$bench" fused -b 64 -e 4K -f 8 -n 20 --touch --check --quiet \
-    --json "$work/ft.jsonl" > /dev/null 2> "$work/err" ||
-    fail "fused --touch --check: $(cat "$work/err")"
+  # --touch and --consume on the fused suite and the all-reduce: the input stored back before
+  # each call, the output read after it, the results still right
+  "$run" -n 2 --timeout 120 -- "$bench" fused -b 64 -e 4K -f 8 -n 20 --touch --consume --check \
+    --quiet --json "$work/ft.jsonl" > /dev/null 2> "$work/err" ||
+    fail "fused --touch --consume --check: $(cat "$work/err")"
+  "$run" -n 2 --timeout 120 -- "$bench" allreduce -b 4K -e 2M -f 512 -n 20 --touch --consume \
+    --check --quiet --json "$work/ft.jsonl" --append > /dev/null 2> "$work/err" ||
+    fail "allreduce --touch --consume --check: $(cat "$work/err")"
   python3 - "$work/ft.jsonl" <<'EOF' || exit 1
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
-bad = [r for r in recs if r.get("touch") is not True or r.get("wrong") != 0]
-kinds = {r["buffers"] for r in recs}
-if not recs or bad or kinds != {"ordinary", "symmetric"}:
-    sys.exit(f"FAIL: fused --touch: {len(recs)} records, {len(bad)} untouched or wrong, "
-             f"buffers {sorted(kinds)}")
-print(f"ok: fused --touch --check: {len(recs)} records, touched, #wrong 0")
+bad = [r for r in recs if r.get("touch") is not True or r.get("consume") is not True
+       or r.get("wrong") != 0]
+fused = [r for r in recs if r["suite"] == "fused"]
+kinds = {r["buffers"] for r in fused}
+# The all-reduce of symmetric buffers (the library's rule, VSYM_COLL_ZEROCOPY_MIN auto): between
+# 2 ranks in place from 4 KiB, out of place from 1 MiB (on AMD CPUs, not measured, from 4 KiB).
+paths = {(r["mode"], r["size"]): r["path"] for r in recs if r["suite"] == "allreduce"}
+amd = any("AMD" in r["config"].get("cpu_model", "") for r in recs)
+want = {("out-of-place-symmetric", 4096): "symmetric-in-place" if amd else "oneshot",
+        ("out-of-place-symmetric", 2097152): "symmetric-in-place",
+        ("in-place-symmetric", 4096): "symmetric-in-place"}
+if not fused or bad or kinds != {"ordinary", "symmetric"} or \
+        any(paths.get(k) != v for k, v in want.items()):
+    sys.exit(f"FAIL: --touch --consume: {len(recs)} records ({len(fused)} fused), {len(bad)} "
+             f"untouched, unread or wrong, buffers {sorted(kinds)}, all-reduce paths {paths}")
+print(f"ok: fused and allreduce --touch --consume --check: {len(recs)} records, #wrong 0")
 EOF
   ;;
 pairs)
@@ -354,9 +369,10 @@ fm = [r for r in recs if r["suite"] == "fused" and r["tool"] == "mpi-coll"]
 if not fv or any(r["wrong"] != 0 or r["config"]["ranks"] != 4 or r.get("input_byte") != 60
                  for r in fv) or \
         len(fm) != 16 or sum(r.get("touch") is True for r in fm) != 8 or \
-        sum(r.get("touch") is True for r in fv) * 2 != len(fv):
+        sum(r.get("touch") is True for r in fv) * 2 != len(fv) or \
+        any(r.get("touch") != r.get("consume") for r in fv + fm):
     sys.exit(f"FAIL: fused records: vsym {len(fv)}, Open MPI {len(fm)} (16 expected), half of "
-             "each touched, #wrong 0")
+             "each touched and read (--consume), #wrong 0")
 recs = [r for r in recs if r["suite"] != "fused"]
 ar4 = [r for r in recs if r.get("tool") == "vsym-bench" and r["config"].get("ranks") == 4]
 mpi4 = [r for r in recs if r.get("tool") == "mpi-coll" and r["config"].get("ranks") == 4]
@@ -370,7 +386,7 @@ art = [r for r in ar if r.get("touch") is True]
 mpi = [r for r in recs if r.get("tool") == "mpi-coll"]
 mpit = [r for r in mpi if r.get("touch") is True]
 if len(ar) != 24 or len(art) != 8 or any(r["wrong"] != 0 for r in ar) or not mpit or \
-        len(mpit) == len(mpi):
+        len(mpit) == len(mpi) or any(r.get("consume") is not True for r in art + mpit):
     sys.exit(f"FAIL: {len(ar)} vsym all-reduce records ({len(art)} touched; 24 and 8 expected, "
              f"#wrong 0), {len(mpi)} mpi-coll ({len(mpit)} touched)")
 # Each collective's tables say in which state of the cores each program's rows ran.
@@ -421,9 +437,10 @@ for w in ("world=2 ", "world=4 "):
         sys.exit(f"FAIL: autotune.txt has no table for {w.strip()}: {keys}")
 auto = [json.loads(l) for l in open(os.path.join(d, "vsym.jsonl"))]
 auto = [r for r in auto if r["suite"] == "fused" and r["mode"] == "auto"]
-touched = [r for r in auto if r.get("touch") is True and r["config"]["ranks"] == 4]
+touched = [r for r in auto if r.get("touch") is True and r.get("consume") is True and
+           r["config"]["ranks"] == 4]
 if not touched:
-    sys.exit("FAIL: no fused AUTO records with --touch at 4 ranks")
+    sys.exit("FAIL: no fused AUTO records with --touch --consume at 4 ranks")
 if not auto or any(r.get("selected") in (None, "auto") or r["config"]["settings"]
                    ["VSYM_AUTOTUNE_FILE"] != os.path.join(d, "autotune.txt") for r in auto):
     sys.exit("FAIL: fused AUTO records without the autotune file or the selected mode")

@@ -139,9 +139,25 @@ static void factorisation(int ltp, int itp)
     vsym_dtype_t dts[] = {VSYM_DTYPE_F32, VSYM_DTYPE_F16, VSYM_DTYPE_BF16};
     int cases = 0;
     char what[160];
-    /* Ordinary buffers, then symmetric ones (the two-shot modes read and write them in place,
-     * the baseline's collectives see them as their own). */
-    for (int sym = 0; sym < 2; sym++) {
+    /* Ordinary buffers, then symmetric ones: first of a handler made with VSYM_COLL_ZEROCOPY_MIN
+     * 0, whose two-shot modes read and write them in place at every size, then of f, where the
+     * baseline's collectives see them as their own and the two-shot modes run in place from
+     * their auto sizes (beyond the test's but on AMD CPUs). */
+    vsym_fused_t *const f_auto = f, *f_zc = NULL;
+    static const char *const sym_label[3] = {"", " symmetric (in place from 0)", " symmetric"};
+    for (int pass = 0; pass < 3; pass++) {
+        const int sym = pass > 0;
+        if (pass == 1) {
+            setenv("VSYM_COLL_ZEROCOPY_MIN", "0", 1);
+            VSYM_CHECK_OK(vsym_settings_check());
+            VSYM_CHECK_OK(vsym_fused_create(vsym_team_ctx(world), &g, &f_zc));
+            f = f_zc;
+        } else if (pass == 2) {
+            VSYM_CHECK_OK(vsym_fused_destroy(f_zc)); /* and its buffers */
+            unsetenv("VSYM_COLL_ZEROCOPY_MIN");
+            VSYM_CHECK_OK(vsym_settings_check());
+            f = f_auto;
+        }
         if (sym) {
             size_t cap = MAX_N * 4 * (size_t)W; /* the largest input or output of any op, f32 */
             VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, cap, (void **)&sym_in));
@@ -167,7 +183,7 @@ static void factorisation(int ltp, int itp)
                     for (int ci = transport_scope ? 1 : 0; ci < 5; ci++) {
                         if (transport_scope && dts[di] == VSYM_DTYPE_F16) continue;
                         snprintf(what, sizeof(what), "tp %d x dp %d%s: %s %s %s n %zu",
-                                 t.local_tp_size, t.local_dp_size, sym ? " symmetric" : "",
+                                 t.local_tp_size, t.local_dp_size, sym_label[pass],
                                  vsym_fused_op_name((vsym_fused_op_t)op),
                                  vsym_fused_mode_name((vsym_fused_mode_t)mode),
                                  vsym_dtype_name(dts[di]), counts[ci]);
@@ -176,8 +192,7 @@ static void factorisation(int ltp, int itp)
                         cases++;
                     }
                 snprintf(what, sizeof(what), "tp %d x dp %d%s: %s %s bitwise", t.local_tp_size,
-                         t.local_dp_size, sym ? " symmetric" : "",
-                         vsym_fused_op_name((vsym_fused_op_t)op),
+                         t.local_dp_size, sym_label[pass], vsym_fused_op_name((vsym_fused_op_t)op),
                          vsym_fused_mode_name((vsym_fused_mode_t)mode));
                 bitwise_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode, VSYM_DTYPE_BF16,
                              what);
@@ -186,7 +201,7 @@ static void factorisation(int ltp, int itp)
                 int reps = slow ? 3000 : transport_scope ? 60 : 200;
                 for (int rep = 0; rep < reps; rep++) {
                     snprintf(what, sizeof(what), "tp %d x dp %d%s: %s %s repetition %d",
-                             t.local_tp_size, t.local_dp_size, sym ? " symmetric" : "",
+                             t.local_tp_size, t.local_dp_size, sym_label[pass],
                              vsym_fused_op_name((vsym_fused_op_t)op),
                              vsym_fused_mode_name((vsym_fused_mode_t)mode), rep);
                     run_case(f, (vsym_fused_op_t)op, (vsym_fused_mode_t)mode,
@@ -312,11 +327,19 @@ static void untuned_rule(vsym_fused_t *f)
      * rank on other CPUs than AMD's; else, and for ordinary buffers, the rule above. */
     const int in_place = nodes == 1 && !transport_scope;
     char *si, *so, heap[16];
-    VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 16, (void **)&si));
-    VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 16, (void **)&so));
+    VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 20, (void **)&si));
+    VSYM_CHECK_OK(vsym_fused_buffer_alloc(f, (size_t)dp << 20, (void **)&so));
     for (int op = VSYM_FUSED_ALLREDUCE_ALLGATHER; op <= VSYM_FUSED_REDUCESCATTER_ALLREDUCE; op++) {
         if (!(vsym_fused_valid_ops(f) & (1u << op))) continue;
-        for (size_t bytes = 512; bytes <= 65536; bytes *= 2) {
+        /* In place only from VSYM_COLL_ZEROCOPY_MIN (auto: all-reduce + all-gather from 1 MiB,
+         * 256 KiB where ranks share cores; reduce-scatter + all-reduce never; on AMD CPUs at any
+         * size); below, symmetric buffers take the ordinary rule. */
+        const size_t zc_from = amd                                        ? 0
+                               : op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? SIZE_MAX
+                               : shared                                   ? (size_t)256 << 10
+                                                                          : (size_t)1 << 20;
+        for (size_t bytes = 512; bytes <= ((size_t)1 << 20); bytes *= 2) {
+            if (bytes > 65536 && bytes != zc_from && bytes != zc_from / 2) continue;
             size_t n = bytes / 2 / (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? (size_t)dp : 1);
             vsym_fused_mode_t plain =
                 vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
@@ -333,7 +356,8 @@ static void untuned_rule(vsym_fused_t *f)
             /* (reduce-scatter + all-reduce with a core per rank, not AMD: the baseline's rule
              * from 16 KiB, as with ordinary buffers) */
             const int rs_base = rs_ar && !shared && !amd && bytes >= 16384;
-            vsym_fused_mode_t want = in_place && bytes >= sym_min && !one && !rs_base ? two : plain;
+            const int zc = in_place && bytes >= zc_from;
+            vsym_fused_mode_t want = zc && bytes >= sym_min && !one && !rs_base ? two : plain;
             vsym_fused_mode_t m =
                 vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, si, so, n, VSYM_DTYPE_BF16);
             VSYM_CHECK(m == want, "%s, %zu bytes, symmetric buffers, untuned: %s, expected %s",

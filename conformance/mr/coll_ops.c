@@ -1162,9 +1162,29 @@ static void t_paths(vsym_team_t *team)
         }
         expect_path(c, x, x, big, VSYM_COLL_RD, "rd", "forced");
         expect_path(c, x, x, big, VSYM_COLL_HIER, "twoshot", "HIER on one node");
-        expect_path(c, s, s + big, 16384, VSYM_COLL_AUTO, "symmetric-in-place",
-                    "symmetric buffers, 64 KiB");
-        expect_path(c, s, s, 16384, VSYM_COLL_TWOSHOT, "symmetric-in-place",
+        /* Symmetric buffers read and written in place (VSYM_COLL_ZEROCOPY_MIN auto): out of
+         * place from 1 MiB, in place from 4 KiB up to 4 ranks, from 256 KiB up to 8, from 1 MiB
+         * beyond (on AMD CPUs from 4 KiB); below, the path of ordinary buffers. */
+        const int zamd = vsym_util_cpu_amd();
+        const size_t out_min = zamd ? 4096 : (size_t)1 << 20, in_min = zamd || n <= 4 ? 4096
+                                                                       : n <= 8 ? (size_t)256 << 10
+                                                                                : (size_t)1 << 20;
+        const char *plain64 = n == 2 ? "oneshot" : "twoshot"; /* 64 KiB of ordinary buffers */
+        VSYM_CHECK(c->ar_zc_min[0] == out_min && c->ar_zc_min[1] == in_min,
+                   "all-reduce in place on symmetric buffers from %zu (out of place) and %zu (in "
+                   "place), expected %zu and %zu",
+                   c->ar_zc_min[0], c->ar_zc_min[1], out_min, in_min);
+        expect_path(c, s, s + big, 16384, VSYM_COLL_AUTO,
+                    65536 >= out_min ? "symmetric-in-place" : plain64, "symmetric buffers, 64 KiB");
+        expect_path(c, s, s + big, big, VSYM_COLL_AUTO, "symmetric-in-place",
+                    "symmetric buffers, 1 MiB");
+        expect_path(c, s, s, 16384, VSYM_COLL_AUTO,
+                    65536 >= in_min ? "symmetric-in-place" : plain64,
+                    "symmetric buffers in place, 64 KiB");
+        expect_path(c, s, s, big, VSYM_COLL_AUTO, "symmetric-in-place",
+                    "symmetric buffers in place, 1 MiB");
+        expect_path(c, s, s, 16384, VSYM_COLL_TWOSHOT,
+                    65536 >= in_min ? "symmetric-in-place" : "twoshot",
                     "symmetric buffers in place, two-shot");
         expect_path(c, s, s + big, 16384, VSYM_COLL_RING, "ring", "symmetric buffers, ring");
         expect_path(c, s, s + 100, 16384, VSYM_COLL_AUTO, n == 2 ? "oneshot" : "twoshot",
@@ -1406,6 +1426,13 @@ int main(int argc, char **argv)
     bad_arguments(world);
     STEP(t_paths(world));
     STEP(t_symmetric(world, "auto"));
+    /* The all-reduce in place on symmetric buffers from 4 KiB at every team size and out of
+     * place (auto: out of place from 1 MiB, beyond the test's sizes). */
+    setenv("VSYM_COLL_ZEROCOPY_MIN", "4K", 1);
+    VSYM_CHECK_OK(vsym_settings_check());
+    STEP(t_symmetric(world, "auto, in place from 4K"));
+    unsetenv("VSYM_COLL_ZEROCOPY_MIN");
+    VSYM_CHECK_OK(vsym_settings_check());
     STEP(t_symmetric_gathers(world, 0));
     if (!transport_scope) STEP(t_symmetric_gathers(world, 1));
     STEP(t_fresh_handles(world));
@@ -1422,6 +1449,7 @@ int main(int argc, char **argv)
     /* Every push of a result non-temporal (and the reduce-scatter's stores, the copies out of
      * the peers' symmetric buffers). */
     setenv("VSYM_NT_THRESHOLD", "4K", 1);
+    setenv("VSYM_COLL_ZEROCOPY_MIN", "4K", 1); /* (the all-reduce's pushes too) */
     VSYM_CHECK_OK(vsym_settings_check());
     STEP(t_symmetric(world, "4K"));
     STEP(t_symmetric_gathers(world, 0));
@@ -1430,6 +1458,7 @@ int main(int argc, char **argv)
      * non-temporal too (from 4 KiB of the ranks' src and dst together). */
     STEP(suite(world, "world (dst streamed from 4K)", 0));
     unsetenv("VSYM_NT_THRESHOLD");
+    unsetenv("VSYM_COLL_ZEROCOPY_MIN");
     VSYM_CHECK_OK(vsym_settings_check());
     /* What every rank publishes into its scratch (copies, the reductions of the two-shot and
      * ring paths) stored with non-temporal stores, as VSYM_PUBLISH_STREAM auto does where the

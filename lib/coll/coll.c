@@ -86,6 +86,32 @@ static size_t bc_ll_default_max(int n)
     return n <= 2 ? COLL_BC_LL_MAX_2 : vsym_util_core_per_rank() ? 1024 : 2048;
 }
 
+/* VSYM_COLL_ZEROCOPY_MIN auto: symmetric buffers read in place from 4 KiB, but the all-reduce's
+ * (which pushes each reduced segment into every rank's dst, where the caller then reads it from
+ * the pusher's cache) out of place from 1 MiB, and in place beyond 4 ranks from 256 KiB (beyond 8
+ * ranks 1 MiB), not on AMD CPUs (not measured). Timed with the input rewritten before each call
+ * and the result read after it (vsym-bench allreduce --touch --consume), the library's paths
+ * against VSYM_COLL_ZEROCOPY_MIN=1G (symmetric buffers through the scratch as ordinary ones),
+ * medians of two launches: 16-core Intel guest, out of place 0.40-0.89 of the scratch's speed at
+ * 4-256 KiB on 2, 4, 8 and 16 ranks, 0.91-1.25 at 1 MiB, 1.43-2.20 at 4 MiB; in place 1.08-1.74
+ * from 4 KiB on 2 and 4 ranks, on 8 ranks 0.84-0.96 to 64 KiB and 1.00-1.61 from 256 KiB, on 16
+ * ranks 0.80-0.97 to 256 KiB, 1.03 at 1 MiB, 2.11-2.42 at 4 MiB; 2-vCPU Intel guest, 2 and 4
+ * ranks, three launches, out of place 0.44-0.75 at 4-64 KiB (1.00 at 64 KiB on 4), 0.94-0.98 at
+ * 256 KiB, 1.26-1.66 at 1 MiB (results/coll/device-16core-2026-11-29-stop54, dev-2core-intel-
+ * 2026-11-29-stop54).
+ * Without the read (the benchmarks' default, as nccl-tests) the pushes had looked faster from 4
+ * KiB: their cost moves to the caller's first read. */
+#define COLL_ZC_MIN 4096
+#define COLL_AR_ZC_OUT_MIN ((size_t)1 << 20)
+#define COLL_AR_ZC_IN_MIN_8 ((size_t)256 << 10)
+#define COLL_AR_ZC_IN_MIN_MANY ((size_t)1 << 20)
+static size_t ar_zc_rule(int n, int in_place)
+{
+    if (vsym_util_cpu_amd()) return COLL_ZC_MIN;
+    if (!in_place) return COLL_AR_ZC_OUT_MIN;
+    return n <= 4 ? COLL_ZC_MIN : n <= 8 ? COLL_AR_ZC_IN_MIN_8 : COLL_AR_ZC_IN_MIN_MANY;
+}
+
 /* The limit VSYM_COLL_STREAM_MIN gives (setting: SIZE_MAX for auto, 0 never): auto is amd_min on
  * AMD CPUs, never elsewhere. Broadcast and all-gather of ordinary buffers, time cached / time
  * streamed, medians of the launches of stop 30:
@@ -185,6 +211,10 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
         c->blk_ll_max = ll >= 0 || c->n > 2 ? c->ll_max : COLL_BLK_LL_MAX_2;
     }
     c->zc_min = vsym_config_size(VSYM_CFG_COLL_ZEROCOPY_MIN);
+    c->zc_auto = c->zc_min == SIZE_MAX;
+    if (c->zc_auto) c->zc_min = COLL_ZC_MIN;
+    c->ar_zc_min[0] = c->zc_auto ? ar_zc_rule(c->n, 0) : c->zc_min;
+    c->ar_zc_min[1] = c->zc_auto ? ar_zc_rule(c->n, 1) : c->zc_min;
     c->all_direct = 1;
     for (int r = 0; r < c->n; r++) {
         c->peer[r] = r == c->me ? c->base : vsym_obj_peer_ptr(c->scratch, r);
@@ -638,7 +668,8 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
 {
     const size_t bytes = count * vsym_dtype_size(dtype);
     /* src and dst (disjoint, or the same) in symmetric buffers: read and written in place. */
-    if (zc_allowed(c, bytes, algo, chosen) && (src == dst || apart(src, bytes, dst, bytes))) {
+    if (zc_allowed(c, bytes, algo, chosen) && bytes >= c->ar_zc_min[src == dst] &&
+        (src == dst || apart(src, bytes, dst, bytes))) {
         vsym_coll_buf_t *sb = vsym_coll_find_buf(c, src, bytes),
                         *db = sb ? vsym_coll_find_buf(c, dst, bytes) : NULL;
         if (db != NULL) {

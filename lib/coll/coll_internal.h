@@ -127,7 +127,10 @@ struct vsym_coll {
     size_t ll_max;    /* largest input per rank sent with the LL protocol (0: never) */
     size_t bc_ll_max; /* largest broadcast sent with it (0: never) */
     size_t blk_ll_max; /* largest all-gather (a rank's), reduce-scatter, all-to-all (src) */
-    size_t zc_min;    /* smallest all-reduce read in place from symmetric buffers */
+    size_t zc_min;     /* smallest collective read in place from symmetric buffers */
+    size_t ar_zc_min[2]; /* the all-reduce's, out of place and in place (coll.c, ar_zc_rule) */
+    int zc_auto;         /* VSYM_COLL_ZEROCOPY_MIN auto (not set): ar_zc_min and the fused
+                          * two-shot modes' by rule */
     size_t pcopy_min; /* smallest all-to-all of ordinary buffers read with process-to-process
                        * copies (0: never) */
     size_t ag_pcopy_min;  /* the same for the all-gather between 2 ranks, bytes per rank (0) */

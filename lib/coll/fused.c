@@ -9,6 +9,9 @@
 #include <string.h>
 #include "coll/coll_internal.h"
 
+#define FUSED_ZC_MIN ((size_t)1 << 20)
+#define FUSED_ZC_MIN_SHARED ((size_t)256 << 10)
+
 static const char *const op_names[VSYM_FUSED_OP_COUNT] = {
     "allreduce", "allgather", "reducescatter", "allreduce_allgather", "reducescatter_allreduce"};
 static const char *const mode_names[VSYM_FUSED_MODE_COUNT] = {"auto", "oneshot", "twoshot",
@@ -667,8 +670,34 @@ static vsym_status_t run_baseline(vsym_fused_t *f, vsym_fused_op_t op, const cha
     return vsym_coll_allreduce(f->tp_coll, tmp, out, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO);
 }
 
+/* The smallest input (bytes) of op whose two-shot modes run in place on symmetric buffers
+ * (run_zerocopy): VSYM_COLL_ZEROCOPY_MIN where set, else all-reduce + all-gather from 1 MiB (256
+ * KiB where ranks share cores), reduce-scatter + all-reduce never, and on AMD CPUs (not measured)
+ * at any size. Below it symmetric buffers take the ordinary paths. In place each rank pushes its
+ * reduced segment into the peers' outputs, where the caller then reads it from the pusher's
+ * cache; timed that way (vsym-bench fused --touch --consume: the input rewritten before each
+ * call, the output read after it), f16, two launches, the baseline's time over the two-shot's in
+ * place and over the ordinary two-shot's (through the scratch, the pushes into this rank's output
+ * only): 16-core Intel guest, 4 and 8 ranks, all-reduce + all-gather 0.55-0.93 against 1.01-1.59
+ * at 1-256 KiB (1.31-1.38 against 1.19-1.41 at 1 MiB), reduce-scatter + all-reduce 0.65-1.06
+ * (0.84-0.92 at 1 MiB), where the baseline wins; 2-vCPU Intel guest, 4 ranks, two runs of three
+ * and four launches, all-reduce + all-gather 0.84-0.89 at 4-16 KiB (the one-shot 1.21-1.36),
+ * 1.31-1.32 at 256 KiB against 1.36-1.39, reduce-scatter + all-reduce 0.59-1.03 at 4-256 KiB
+ * (results/coll/device-16core-2026-11-29-stop54, dev-2core-intel-2026-11-29-stop54). Without
+ * the read the in-place modes had looked 1.2-2.3x the baseline's speed (3.4x with the input
+ * unchanged too). */
+static size_t zc_min(const vsym_fused_t *f, vsym_fused_op_t op)
+{
+    if (!f->coll->zc_auto) return f->coll->zc_min;
+    if (vsym_util_cpu_amd()) return 0;
+    if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER)
+        return vsym_util_core_per_rank() ? FUSED_ZC_MIN : FUSED_ZC_MIN_SHARED;
+    return SIZE_MAX;
+}
+
 /* Whether in and out (n elements per rank of op) lie in symmetric buffers of the handler that
- * every rank reaches by load and store: then the two-shot modes run in place (run_zerocopy). */
+ * every rank reaches by load and store: then the baseline's collectives see them as their own,
+ * and from zc_min the two-shot modes run in place (run_zerocopy). */
 static int in_place_buffers(const vsym_fused_t *f, vsym_fused_op_t op, const void *in,
                             const void *out, size_t n, size_t es, const vsym_coll_buf_t **ib_p,
                             const vsym_coll_buf_t **ob_p)
@@ -683,8 +712,8 @@ static int in_place_buffers(const vsym_fused_t *f, vsym_fused_op_t op, const voi
 }
 
 /* AUTO's mode without a table, a size rule (one exchange for small inputs, where waits
- * dominate; fewer bytes for large ones); also where the autotune starts from. sym: in place
- * buffers. */
+ * dominate; fewer bytes for large ones); also where the autotune starts from. sym: the two-shot
+ * modes run in place (zc_runs). */
 static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, size_t bytes, int sym)
 {
     /* Without a table, a rule from the fused suite's runs on one node (2-core AMD, 4 ranks;
@@ -802,7 +831,14 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
     return VSYM_FUSED_ONESHOT;
 }
 
-/* The mode AUTO resolves to without a setting: the tuned one, else the rule. */
+/* Whether the two-shot modes of op on bytes of input run in place (sym: symmetric buffers). */
+static int zc_runs(const vsym_fused_t *f, vsym_fused_op_t op, size_t bytes, int sym)
+{
+    return sym && bytes >= zc_min(f, op);
+}
+
+/* The mode AUTO resolves to without a setting: the tuned one (the table of the kind of
+ * buffers), else the rule. */
 static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, size_t bytes,
                                    vsym_dtype_t dtype, int sym)
 {
@@ -810,7 +846,7 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
         int m = vsym_coll_tune_lookup(&f->tune[sym][dtype], op, bytes);
         if (m > 0 && (f->valid_modes & (1u << m))) return (vsym_fused_mode_t)m;
     }
-    return rule_mode(f, op, bytes, sym);
+    return rule_mode(f, op, bytes, zc_runs(f, op, bytes, sym));
 }
 
 /* VSYM_FUSED_MODE now: VSYM_FUSED_AUTO when unset or "auto", the mode it names, -1 when it names
@@ -917,7 +953,7 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
                          "overlap",
                          inb, in, outb, out);
     if (n == 0) return VSYM_OK;
-    if (sym && (mode == VSYM_FUSED_TWOSHOT || mode == VSYM_FUSED_FEWEST_BYTES))
+    if ((mode == VSYM_FUSED_TWOSHOT || mode == VSYM_FUSED_FEWEST_BYTES) && zc_runs(f, op, inb, sym))
         return run_zerocopy(f, op, ib, in, ob, out, n, dtype);
     if (mode != VSYM_FUSED_BASELINE) vsym_coll_rtt_shared(f->coll, inb);
     switch (mode) {
@@ -949,21 +985,42 @@ static void tune_touch(char *in, size_t bytes)
         p[o] = p[o];
 }
 
+/* A load of every line of the output, as a caller that uses the result does: the modes that push
+ * their sums into the peers' outputs (the two-shot modes in place) leave those lines in the
+ * pushers' caches, and the reader pays for them here. 2-vCPU Intel guest, 4 ranks (2 x 2), f16,
+ * the input rewritten before each call, medians of four launches (vsym-bench fused --touch, with
+ * and without --consume): all-reduce + all-gather of symmetric buffers in place (the two-shot) at
+ * 4-16 KiB 6.2-13.1 us without the load, 9.1-22.0 us with it, where the one-shot's (each rank
+ * copying its output from the scratch) stays 5.9-15.2 (results/coll/
+ * dev-2core-intel-2026-11-29-stop54). */
+static volatile unsigned tune_sink;
+static void tune_consume(const char *out, size_t bytes)
+{
+    const volatile char *p = out;
+    unsigned s = 0;
+    for (size_t o = 0; o < bytes; o += 64)
+        s += (unsigned char)p[o];
+    tune_sink = s;
+}
+
 /* One timing of the autotune: runs calls of mode after one untimed call and a barrier, each after
- * a store into every line of its input (tune_touch, timed); the slowest rank's time per call, the
- * same on every rank. */
+ * a store into every line of its input (tune_touch) and before a load of every line of its output
+ * (tune_consume), both timed; the slowest rank's time per call, the same on every rank. */
 static vsym_status_t tune_time(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode,
                                char *in, char *out, size_t n, vsym_dtype_t dtype, int runs,
                                double *times, double *t_p)
 {
-    const size_t inb = n * in_blocks(f, op) * vsym_dtype_size(dtype);
+    const size_t es = vsym_dtype_size(dtype), inb = n * in_blocks(f, op) * es,
+                 outb = n * out_blocks(f, op) * es;
     tune_touch(in, inb);
     VSYM_TRY(vsym_fused_run(f, op, mode, in, out, n, dtype));
+    tune_consume(out, outb);
     VSYM_TRY(vsym_coll_barrier(f->coll));
     uint64_t t0 = vsym_util_time_ns();
     for (int i = 0; i < runs; i++) {
         tune_touch(in, inb);
         VSYM_TRY(vsym_fused_run(f, op, mode, in, out, n, dtype));
+        tune_consume(out, outb);
     }
     double t = (double)(vsym_util_time_ns() - t0) / 1e3 / runs;
     VSYM_TRY(vsym_team_exchange(f->world, &t, sizeof(t), times));
@@ -1058,7 +1115,8 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
                  * choice, made 1.1-1.6x. Starting from the rule, both pairs up to 1 KiB: 1.19-1.51x
                  * the baseline against 1.01-1.43x, medians of six launches per row, and no row
                  * under 0.99 at 8 B-1 MiB; results/coll/dev-2core-zen4-2026-11-27-stop39). */
-                int rule = rule_mode(f, (vsym_fused_op_t)op, (size_t)1 << b, k);
+                int rule = rule_mode(f, (vsym_fused_op_t)op, (size_t)1 << b,
+                                     zc_runs(f, (vsym_fused_op_t)op, (size_t)1 << b, k));
                 if (best != rule && (f->valid_modes & (1u << rule))) {
                     double rt2[VSYM_FUSED_MODE_COUNT][VSYM_TUNE_ROUNDS];
                     st = tune_rounds(f, (vsym_fused_op_t)op, (1u << rule) | (1u << best), in, out,

@@ -79,11 +79,14 @@
       "Largest broadcast (bytes, at most 64K) whose root, with peers over verbs, writes the "      \
       "vector as such flagged words to every rank, no barrier (larger: through the scratch; 0: "   \
       "never).")                                                                                   \
-    X(COLL_ZEROCOPY_MIN, SIZE, "4K", "",                                                           \
+    X(COLL_ZEROCOPY_MIN, SIZE, "auto", "",                                                         \
       "Smallest all-reduce (bytes per rank) read and written in place when src and dst lie in "    \
       "symmetric buffers of the handle and every peer is on shared memory; also the smallest "     \
       "all-gather (bytes per rank), all-to-all and reduce-scatter (bytes of the src) read from a " \
-      "symmetric src in place.")                                                                   \
+      "symmetric src in place, and fused op (bytes of input) whose two-shot modes run in place; "  \
+      "auto: 4K, but the all-reduce out of place from 1M, in place beyond 4 ranks from 256K "      \
+      "(beyond 8 ranks 1M), the fused all-reduce + all-gather from 1M (256K where ranks share "    \
+      "cores), reduce-scatter + all-reduce never (not on AMD CPUs: 4K).")                          \
     X(COLL_PCOPY_MIN, SIZE, "auto", "",                                                            \
       "Smallest all-to-all (bytes of the src) from ordinary buffers on one node in which every "   \
       "rank reads its blocks straight from its peers' src with process-to-process copies (one "    \

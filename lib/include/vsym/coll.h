@@ -123,7 +123,7 @@ VSYM_API vsym_team_t *vsym_coll_team(const vsym_coll_t *coll);
  * and partial results where they are (no copy through the scratch): the fastest path for large
  * sizes. The all-gather, the all-to-all and the reduce-scatter read a src in such a buffer (the
  * same offset on every rank; in place the same buffer) straight into dst, one copy (or read) of
- * each byte instead of two, from VSYM_COLL_ZEROCOPY_MIN (4 KiB; src and dst must not overlap
+ * each byte instead of two, from VSYM_COLL_ZEROCOPY_MIN (auto: 4 KiB; src and dst must not overlap
  * but in place; the all-to-all in place swaps blocks between the ranks' buffers). The broadcast
  * into a dst in such a buffer on every rank (any offsets) copies the vector straight from the
  * root's memory: from its src when that lies in such a buffer too, else from its dst after the
@@ -174,7 +174,9 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *s
  * (f32, f64 and the integers), and beyond 2 ranks sharing cores TWOSHOT from 2 MiB, except on
  * AMD CPUs;
  * src and dst in the handle's symmetric buffers are read and written in place from
- * VSYM_COLL_ZEROCOPY_MIN (4 KiB);
+ * VSYM_COLL_ZEROCOPY_MIN (auto: 4 KiB, but out of place from 1 MiB and in place beyond 4 ranks
+ * from 256 KiB, beyond 8 ranks 1 MiB, not on AMD CPUs: each rank pushes its reduced segment into
+ * every rank's dst, which the caller then reads from the pusher's cache);
  * across nodes HIER above 4 KiB (ONESHOT below; two ranks over verbs: ONESHOT at every size).
  * Whatever the algorithm, every rank gets bitwise the same result. */
 VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, void *dst,
@@ -314,10 +316,13 @@ VSYM_API unsigned vsym_fused_valid_modes(const vsym_fused_t *fused);
 /* Symmetric buffers for fused ops: size bytes from the symmetric heap, owned by the handler
  * (freed by vsym_fused_buffer_free or at destroy). Collective over the world (same size
  * everywhere). When in and out of vsym_fused_run both lie in such buffers, at the same offsets
- * on every rank, on one node, the two-shot modes read the inputs and write the outputs where
- * they are (no copy through the scratch), and the baseline's collectives see the buffers as
- * their own (its all-reduce reads them in place, see vsym_coll_allreduce). Returns allocation
- * errors. */
+ * on every rank, on one node, the baseline's collectives see the buffers as their own (see
+ * vsym_coll_allreduce), and from VSYM_COLL_ZEROCOPY_MIN bytes of input (auto: all-reduce +
+ * all-gather from 1 MiB, 256 KiB where ranks share cores; reduce-scatter + all-reduce never; on
+ * AMD CPUs any size) the two-shot modes read the inputs and write every rank's output where they
+ * are (no copy through the scratch; each rank pushes its sums into the peers' outputs, which a
+ * caller then reads from the pusher's cache: below those sizes that read costs more than the
+ * copies saved). Returns allocation errors. */
 VSYM_API vsym_status_t vsym_fused_buffer_alloc(vsym_fused_t *fused, size_t size, void **ptr_p);
 /* Free a buffer of vsym_fused_buffer_alloc(). Collective over the world. NULL is a no-op;
  * VSYM_ERR_NOT_FOUND for a pointer that is not such a buffer. */
@@ -335,11 +340,12 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
  * a rule from runs on one node: both pairs in one exchange (at most 8 ranks) up to 256 B of
  * input with a core per rank, and where ranks share cores up to 32 KiB on AMD CPUs (all-reduce +
  * all-gather of ordinary buffers 64 KiB) and 8 KiB on others (1 KiB on symmetric buffers, 2 KiB
- * for reduce-scatter + all-reduce); above, on symmetric buffers (vsym_fused_buffer_alloc) the
- * two shots in place from 4 KiB of input (2 KiB where ranks share cores of other CPUs than AMD's;
- * with a core per rank on at most 8 ranks of those CPUs 512 B, 1 KiB for reduce-scatter +
- * all-reduce, on more 2 KiB; 16 KiB for reduce-scatter + all-reduce on more than 8 ranks of TP
- * 2); else
+ * for reduce-scatter + all-reduce); above, where the two shots run in place on symmetric buffers
+ * (vsym_fused_buffer_alloc) the two shots from 4 KiB of input (2 KiB where ranks share cores of
+ * other CPUs than AMD's; with a core per rank on at most 8 ranks of those CPUs 512 B, 1 KiB for
+ * reduce-scatter + all-reduce, on more 2 KiB; 16 KiB for reduce-scatter + all-reduce on more
+ * than 8 ranks of TP 2; reduce-scatter + all-reduce through the baseline from 16 KiB with a
+ * core per rank on other CPUs than AMD's); else
  * all-reduce + all-gather through the baseline up to 2 KiB (512 B with a core per rank on at most
  * 8 ranks of other CPUs than AMD's) and in two shots above, reduce-scatter +
  * all-reduce through the baseline up to 512 KiB (at every size beyond 8 ranks) and in two shots
