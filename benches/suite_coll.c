@@ -67,36 +67,17 @@ static void call_bufs(const crun_t *r, char **src_p, char **dst_p)
 /* --touch: a store into every line of the src a call of r reads (the same bytes back), as an
  * application that produced it anew would leave it: modified in this core's cache, not clean
  * and possibly still in a peer's from the call before. Timed with the call. */
-static void store_lines(char *src, size_t len)
-{
-    /* (len computed before: a call in the loop would queue stores behind each line's, 4-6x
-     * slower where peers hold the lines) */
-    volatile char *p = src;
-    for (size_t o = 0; o < len; o += 64)
-        p[o] = p[o];
-}
-
 static void touch_src(const crun_t *r, char *src)
 {
     size_t len = r->count * vsym_dtype_size(r->dtype);
     if (r->kind == VSYM_COLL_KIND_REDUCE_SCATTER || r->kind == VSYM_COLL_KIND_ALLTOALL)
         len *= (size_t)r->b->nranks;
-    store_lines(src, len);
+    vsym_util_store_lines(src, len);
 }
 
-/* --consume: a load of every line of the dst a call of r wrote, as a caller that uses the result
- * does: lines a peer stored there (the in-place paths push into the peers' outputs) come from
- * that peer's cache. Timed with the call. */
-static volatile uint64_t consume_sink;
-static void load_lines(const char *dst, size_t len)
-{
-    const volatile char *p = dst;
-    uint64_t s = 0;
-    for (size_t o = 0; o < len; o += 64)
-        s += (unsigned char)p[o];
-    consume_sink = s;
-}
-
+/* --consume (after the call, timed with it): a load of every line of the dst a call of r wrote,
+ * as a caller that uses the result does: lines a peer stored there (the in-place paths push into
+ * the peers' outputs) come from that peer's cache. */
 static vsym_status_t call_coll(crun_t *r, const char *src, char *dst)
 {
     switch (r->kind) {
@@ -127,7 +108,7 @@ static vsym_status_t unit_coll(void *arg, long i)
         size_t len = r->count * vsym_dtype_size(r->dtype);
         if (r->kind == VSYM_COLL_KIND_ALLGATHER || r->kind == VSYM_COLL_KIND_ALLTOALL)
             len *= (size_t)r->b->nranks;
-        load_lines(dst, len);
+        vsym_util_load_lines(dst, len);
     }
     return st;
 }
@@ -139,10 +120,10 @@ static vsym_status_t unit_fused(void *arg, long i)
     size_t nin, nout, es = vsym_dtype_size(r->dtype);
     vsym_fused_shapes(r->fused, r->fop, r->count, &nin, &nout);
     if (r->b->opts->touch) /* as touch_src: this rank's input of the fused op */
-        store_lines(r->src, nin * es);
+        vsym_util_store_lines(r->src, nin * es);
     vsym_status_t st =
         vsym_fused_run(r->fused, r->fop, r->fmode, r->src, r->dst, r->count, r->dtype);
-    if (r->b->opts->consume && st == VSYM_OK) load_lines(r->dst, nout * es);
+    if (r->b->opts->consume && st == VSYM_OK) vsym_util_load_lines(r->dst, nout * es);
     return st;
 }
 

@@ -33,6 +33,7 @@
 #include "inputs.h"
 #include "peer_common.h"
 #include "rtt.h"
+#include "util/util.h"
 
 typedef struct mrun {
     int kind;
@@ -51,17 +52,12 @@ enum { K_AR, K_AG, K_RS, K_BC, K_A2A, K_FUSED };
 static const char *const kind_names[] = {"allreduce", "allgather", "reduce-scatter",
                                          "broadcast", "alltoall",  "fused"};
 
-static volatile unsigned consume_sink;
-
 static void unit(void *arg, long i)
 {
     mrun_t *r = arg;
     (void)i;
-    if (r->touch) { /* as vsym-bench --touch: the same bytes back, the lines modified here */
-        volatile char *p = (char *)r->src;
-        for (size_t o = 0; o < r->src_bytes; o += 64)
-            p[o] = p[o];
-    }
+    if (r->touch) /* as vsym-bench --touch: the same bytes back, the lines modified here */
+        vsym_util_store_lines(r->src, r->src_bytes);
     switch (r->kind) {
     case K_AR:
         MPI_Allreduce(r->inplace ? MPI_IN_PLACE : r->src, r->inplace ? r->src : r->dst, r->count,
@@ -89,13 +85,8 @@ static void unit(void *arg, long i)
         }
         break;
     }
-    if (r->consume) { /* as vsym-bench --consume: the result read where the caller would */
-        const volatile char *p = (const char *)(r->inplace || r->kind == K_BC ? r->src : r->dst);
-        unsigned s = 0;
-        for (size_t o = 0; o < r->dst_bytes; o += 64)
-            s += (unsigned char)p[o];
-        consume_sink = s;
-    }
+    if (r->consume) /* as vsym-bench --consume: the result read where the caller would */
+        vsym_util_load_lines(r->inplace || r->kind == K_BC ? r->src : r->dst, r->dst_bytes);
 }
 
 /* The round trip's line: rank 0's word of a window shared by the node's ranks (NULL: ranks share

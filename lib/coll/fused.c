@@ -813,7 +813,7 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * rewritten (vsym-bench fused --touch), the two-shot 0.65-0.97x the baseline's speed at 16
      * KiB-1 MiB on 4, 8 and 16 ranks (but 1.05 once), its stores into the input 1.3-2.1x the
      * baseline's (the input unchanged: the two-shot 1.15-2.44x; results/coll/device-16core-
-     * 2026-11-29-stop53). The autotune times its calls that way too (tune_touch). */
+     * 2026-11-29-stop53). The autotune times its calls that way too (tune_time). */
     if (sym && rs_ar && !shared && !amd && bytes >= 16384 && has_base) return VSYM_FUSED_BASELINE;
     if (sym && bytes >= sym_min && (f->valid_modes & (1u << two))) return two;
     /* All-reduce + all-gather of ordinary buffers: the baseline up to 2 KiB, but with a core per
@@ -970,57 +970,41 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
 
 /* ---- Autotune ----------------------------------------------------------------------------- */
 
-/* A store into every line of the input (the same bytes back), as a caller that computed it anew
- * leaves it: modified in this core's cache, no longer in the peers' that read it the call before.
- * The modes that read the peers' inputs in place pay here for the copies they left in the peers'
+/* The autotune times each call as a caller makes it: a store into every line of the input
+ * before (vsym_util_store_lines, the same bytes back), as a caller that computed it anew leaves
+ * it: modified in this core's cache, no longer in the peers' that read it the call before. The
+ * modes that read the peers' inputs in place pay there for the copies they left in the peers'
  * caches. 16-core Intel guest, 4-16 ranks, one launch each way (vsym-bench fused with and without
  * --touch): reduce-scatter + all-reduce of symmetric buffers in place (the two-shot) 1.15-2.44x
  * the baseline's speed at 4 KiB-1 MiB with the input unchanged, 0.65-0.97x at 16 KiB-1 MiB
  * rewritten (results/coll/device-16core-2026-11-29-stop53); timed with unchanged inputs the
- * table chose it there. */
-static void tune_touch(char *in, size_t bytes)
-{
-    volatile char *p = in;
-    for (size_t o = 0; o < bytes; o += 64)
-        p[o] = p[o];
-}
-
-/* A load of every line of the output, as a caller that uses the result does: the modes that push
- * their sums into the peers' outputs (the two-shot modes in place) leave those lines in the
- * pushers' caches, and the reader pays for them here. 2-vCPU Intel guest, 4 ranks (2 x 2), f16,
- * the input rewritten before each call, medians of four launches (vsym-bench fused --touch, with
- * and without --consume): all-reduce + all-gather of symmetric buffers in place (the two-shot) at
- * 4-16 KiB 6.2-13.1 us without the load, 9.1-22.0 us with it, where the one-shot's (each rank
- * copying its output from the scratch) stays 5.9-15.2 (results/coll/
- * dev-2core-intel-2026-11-29-stop54). */
-static volatile unsigned tune_sink;
-static void tune_consume(const char *out, size_t bytes)
-{
-    const volatile char *p = out;
-    unsigned s = 0;
-    for (size_t o = 0; o < bytes; o += 64)
-        s += (unsigned char)p[o];
-    tune_sink = s;
-}
+ * table chose it there. And a load of every line of the output after (vsym_util_load_lines), as
+ * a caller that uses the result does: the modes that push their sums into the peers' outputs
+ * (the two-shot modes in place) leave those lines in the pushers' caches, and the reader pays for
+ * them there. 2-vCPU Intel guest, 4 ranks (2 x 2), f16, the input rewritten before each call,
+ * medians of four launches (vsym-bench fused --touch, with and without --consume): all-reduce +
+ * all-gather of symmetric buffers in place (the two-shot) at 4-16 KiB 6.2-13.1 us without the
+ * load, 9.1-22.0 us with it, where the one-shot's (each rank copying its output from the scratch)
+ * stays 5.9-15.2 (results/coll/dev-2core-intel-2026-11-29-stop54). */
 
 /* One timing of the autotune: runs calls of mode after one untimed call and a barrier, each after
- * a store into every line of its input (tune_touch) and before a load of every line of its output
- * (tune_consume), both timed; the slowest rank's time per call, the same on every rank. */
+ * a store into every line of its input and before a load of every line of its output (above),
+ * both timed; the slowest rank's time per call, the same on every rank. */
 static vsym_status_t tune_time(vsym_fused_t *f, vsym_fused_op_t op, vsym_fused_mode_t mode,
                                char *in, char *out, size_t n, vsym_dtype_t dtype, int runs,
                                double *times, double *t_p)
 {
     const size_t es = vsym_dtype_size(dtype), inb = n * in_blocks(f, op) * es,
                  outb = n * out_blocks(f, op) * es;
-    tune_touch(in, inb);
+    vsym_util_store_lines(in, inb);
     VSYM_TRY(vsym_fused_run(f, op, mode, in, out, n, dtype));
-    tune_consume(out, outb);
+    vsym_util_load_lines(out, outb);
     VSYM_TRY(vsym_coll_barrier(f->coll));
     uint64_t t0 = vsym_util_time_ns();
     for (int i = 0; i < runs; i++) {
-        tune_touch(in, inb);
+        vsym_util_store_lines(in, inb);
         VSYM_TRY(vsym_fused_run(f, op, mode, in, out, n, dtype));
-        tune_consume(out, outb);
+        vsym_util_load_lines(out, outb);
     }
     double t = (double)(vsym_util_time_ns() - t0) / 1e3 / runs;
     VSYM_TRY(vsym_team_exchange(f->world, &t, sizeof(t), times));

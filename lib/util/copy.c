@@ -353,3 +353,20 @@ int vsym_util_publish_streams(size_t len)
     return 0;
 #endif
 }
+
+void vsym_util_store_lines(void *p, size_t len)
+{
+    volatile char *v = p;
+    for (size_t o = 0; o < len; o += 64)
+        v[o] = v[o];
+}
+
+static volatile unsigned load_sink;
+void vsym_util_load_lines(const void *p, size_t len)
+{
+    const volatile char *v = p;
+    unsigned s = 0;
+    for (size_t o = 0; o < len; o += 64)
+        s += (unsigned char)v[o];
+    load_sink = s;
+}

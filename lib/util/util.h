@@ -213,6 +213,15 @@ int vsym_util_copy_publish(void *dst, const void *src, size_t len);
 int vsym_util_publish_streams(size_t len);
 /* Tests: -1 (the default) times the probe; 0 or 1 makes every probe find the lines near or far. */
 void vsym_util_publish_probe_force(int far);
+/* A caller's use of a buffer, for the timings that model it (the benchmarks' --touch and
+ * --consume, the fused autotune): a store into every line of len bytes at p (the same bytes
+ * back), as data computed anew leaves them (modified in this core's cache, gone from the peers'
+ * that read them), and a load of every line, as a reader of a result does (lines a peer stored
+ * come from its cache). One call per buffer: a call between the stores queues them behind each
+ * line's miss (4-6x slower where peers held the lines; results/coll/device-16core-2026-11-29-
+ * stop53). */
+void vsym_util_store_lines(void *p, size_t len);
+void vsym_util_load_lines(const void *p, size_t len);
 /* 1 where VSYM_PUBLISH_STREAM auto decides (auto, on an AMD CPU). */
 int vsym_util_publish_auto(void);
 /* 1 where VSYM_PUBLISH_STREAM is on, or auto decides and the team's record (below) holds a line
