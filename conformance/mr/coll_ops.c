@@ -1186,6 +1186,39 @@ static void t_paths(vsym_team_t *team)
         expect_path(c, s, s, 16384, VSYM_COLL_TWOSHOT,
                     65536 >= in_min ? "symmetric-in-place" : "twoshot",
                     "symmetric buffers in place, two-shot");
+        /* The others read a symmetric src in place (auto, not on AMD CPUs): the all-gather from
+         * 2 MiB of output, the reduce-scatter and the all-to-all from 2 MiB of src (the all-to-all
+         * in place from 32 KiB), the broadcast never. Counts of f32 either side. */
+        const size_t mib2 = (size_t)1 << 19,         /* 2 MiB of f32 */
+            nb = (mib2 + (size_t)n - 1) / (size_t)n; /* a block of n that make at least 2 MiB */
+        struct {
+            vsym_coll_kind_t kind;
+            size_t count; /* per block (the broadcast's whole vector) */
+            int in_place, zc;
+        } zk[] = {
+            {VSYM_COLL_KIND_ALLGATHER, nb, 0, 1},
+            {VSYM_COLL_KIND_ALLGATHER, nb / 8, 0, zamd},
+            {VSYM_COLL_KIND_REDUCE_SCATTER, nb, 0, 1},
+            {VSYM_COLL_KIND_REDUCE_SCATTER, nb / 8, 0, zamd},
+            {VSYM_COLL_KIND_ALLTOALL, nb, 0, 1},
+            {VSYM_COLL_KIND_ALLTOALL, nb / 8, 0, zamd},
+            {VSYM_COLL_KIND_ALLTOALL, (8192 + (size_t)n - 1) / (size_t)n, 1, 1},
+            {VSYM_COLL_KIND_ALLTOALL, 2048 / (size_t)n, 1, zamd},
+            {VSYM_COLL_KIND_BROADCAST, 16384, 0, zamd},
+            {VSYM_COLL_KIND_BROADCAST, mib2, 1, zamd},
+        };
+        for (size_t k = 0; k < sizeof(zk) / sizeof(zk[0]); k++) {
+            /* src at s, dst a little over 2 MiB further (in place: the same buffer; the
+             * all-gather's src its rank's block of dst) */
+            const float *zs = s, *zd = zk[k].in_place ? s : s + mib2 + 64;
+            if (zk[k].kind == VSYM_COLL_KIND_ALLGATHER) zs = zd + (size_t)me * zk[k].count;
+            const char *got = vsym_coll_path(c, zk[k].kind, zs, zd, zk[k].count, VSYM_DTYPE_F32, 0,
+                                             VSYM_COLL_AUTO);
+            VSYM_CHECK(got != NULL && (strcmp(got, "symmetric-in-place") == 0) == zk[k].zc,
+                       "%s path, symmetric buffers%s, %zu f32 a block: %s, %sexpected in place",
+                       vsym_coll_kind_name(zk[k].kind), zk[k].in_place ? " in place" : "",
+                       zk[k].count, got ? got : "NULL", zk[k].zc ? "" : "not ");
+        }
         expect_path(c, s, s + big, 16384, VSYM_COLL_RING, "ring", "symmetric buffers, ring");
         expect_path(c, s, s + 100, 16384, VSYM_COLL_AUTO, n == 2 ? "oneshot" : "twoshot",
                     "symmetric buffers overlapping");
@@ -1222,8 +1255,13 @@ static void t_paths(vsym_team_t *team)
                              "all-to-all at the limit, in place");
             expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + pc_far, pcount - 1, VSYM_COLL_AUTO,
                              "oneshot", "all-to-all below the process-copy limit");
+            /* (symmetric buffers read in place from 2 MiB of src but on AMD CPUs: below, the
+             * ordinary buffers' path) */
             expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, s, s + pc_far, pcount, VSYM_COLL_AUTO,
-                             "symmetric-in-place", "all-to-all of symmetric buffers");
+                             vsym_util_cpu_amd() || pcount * 4 * (size_t)n >= ((size_t)2 << 20)
+                                 ? "symmetric-in-place"
+                                 : "process-copy",
+                             "all-to-all of symmetric buffers");
         }
         /* The all-gather too, between 2 ranks only, from the setting where set (auto: 2 MiB a
          * rank, never on AMD CPUs) until its stores into dst stream (the ranks' src and dst over
@@ -1426,13 +1464,13 @@ int main(int argc, char **argv)
     bad_arguments(world);
     STEP(t_paths(world));
     STEP(t_symmetric(world, "auto"));
-    /* The all-reduce in place on symmetric buffers from 4 KiB at every team size and out of
-     * place (auto: out of place from 1 MiB, beyond the test's sizes). */
+    /* Symmetric buffers read (and the all-reduce's written) in place from 4 KiB at every team
+     * size and out of place (auto, not on AMD CPUs: the all-reduce out of place from 1 MiB, the
+     * all-gather, reduce-scatter and all-to-all from 2 MiB, the broadcast never; t_paths checks
+     * those), through the in-place paths' tests below and the streaming stores' block. */
     setenv("VSYM_COLL_ZEROCOPY_MIN", "4K", 1);
     VSYM_CHECK_OK(vsym_settings_check());
     STEP(t_symmetric(world, "auto, in place from 4K"));
-    unsetenv("VSYM_COLL_ZEROCOPY_MIN");
-    VSYM_CHECK_OK(vsym_settings_check());
     STEP(t_symmetric_gathers(world, 0));
     if (!transport_scope) STEP(t_symmetric_gathers(world, 1));
     STEP(t_fresh_handles(world));
@@ -1449,7 +1487,6 @@ int main(int argc, char **argv)
     /* Every push of a result non-temporal (and the reduce-scatter's stores, the copies out of
      * the peers' symmetric buffers). */
     setenv("VSYM_NT_THRESHOLD", "4K", 1);
-    setenv("VSYM_COLL_ZEROCOPY_MIN", "4K", 1); /* (the all-reduce's pushes too) */
     VSYM_CHECK_OK(vsym_settings_check());
     STEP(t_symmetric(world, "4K"));
     STEP(t_symmetric_gathers(world, 0));

@@ -102,6 +102,8 @@ static size_t bc_ll_default_max(int n)
  * Without the read (the benchmarks' default, as nccl-tests) the pushes had looked faster from 4
  * KiB: their cost moves to the caller's first read. */
 #define COLL_ZC_MIN 4096
+#define COLL_BLK_ZC_MIN ((size_t)2 << 20)
+#define COLL_A2A_SWAP_MIN ((size_t)32 << 10)
 #define COLL_AR_ZC_OUT_MIN ((size_t)1 << 20)
 #define COLL_AR_ZC_IN_MIN_8 ((size_t)256 << 10)
 #define COLL_AR_ZC_IN_MIN_MANY ((size_t)1 << 20)
@@ -697,19 +699,51 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
     }
 }
 
+/* VSYM_COLL_ZEROCOPY_MIN auto for the collectives that read a symmetric src in place (each rank
+ * copies its peers' blocks straight into its own dst): the all-gather from 2 MiB of output, the
+ * reduce-scatter from 2 MiB of src, the all-to-all from 2 MiB of src (in place, where blocks are
+ * swapped between the ranks' buffers, from 32 KiB), the broadcast never; not on AMD CPUs (not
+ * measured: from VSYM_COLL_ZEROCOPY_MIN's 4 KiB as before). bytes: coll_plan's. Timed as a caller
+ * uses them, the input rewritten before each call and the output read after it (vsym-bench
+ * --touch --consume), against VSYM_COLL_ZEROCOPY_MIN=1G (through the scratch), f32, 4 KiB-2 MiB
+ * by 8, time through the scratch over time in place: 16-core Intel guest, 2-16 ranks, two rounds,
+ * medians: all-gather 0.49-1.02 at 32-256 KiB, 0.73-1.23 at 2 MiB; reduce-scatter 0.72-1.04 to 256
+ * KiB, 1.25-1.67 at 2 MiB; all-to-all out of place 0.76-1.24 to 256 KiB, 0.92-1.21 at 2 MiB, in
+ * place 0.50-1.15 at 4 KiB, 1.15-2.02 from 32 KiB; broadcast 0.42-0.98, 0.63-1.09 at 2 MiB; the
+ * 2-vCPU Intel guest, 2 and 4 ranks, three launches, alike (broadcast 0.33-1.06, reduce-scatter
+ * 0.59-1.00 to 256 KiB and 1.32-1.83 at 2 MiB; results/coll/device-16core-2026-11-29-stop54,
+ * dev-2core-intel-2026-11-29-stop54). Without the touch and the read (the benchmarks' default)
+ * the peers' src stays unchanged and in the reader's cache, and reading it in place had looked
+ * faster from 4 KiB. */
+static int blk_zc_auto(const vsym_coll_t *c, vsym_coll_kind_t kind, size_t bytes, int in_place)
+{
+    if (!c->zc_auto || vsym_util_cpu_amd()) return 1;
+    switch (kind) {
+    case VSYM_COLL_KIND_ALLGATHER:
+        return bytes * (size_t)c->n >= COLL_BLK_ZC_MIN;
+    case VSYM_COLL_KIND_REDUCE_SCATTER:
+        return bytes >= COLL_BLK_ZC_MIN;
+    case VSYM_COLL_KIND_ALLTOALL:
+        return bytes >= (in_place ? COLL_A2A_SWAP_MIN : COLL_BLK_ZC_MIN);
+    default:
+        return 0;
+    }
+}
+
 /* The buffer of a symmetric src that the all-gather, the all-to-all or the reduce-scatter reads
  * in place (gather_zerocopy, a2a_swap, rs_zerocopy), or NULL: zc_allowed, src in one of the
  * handle's buffers and apart from dst, or in place: the all-gather's src this rank's block of
  * dst, the reduce-scatter's dst this rank's block of src, the all-to-all's src its dst. Every
  * rank must pass the same kind of buffers at the same offsets. */
-static vsym_coll_buf_t *zc_src_buf(const vsym_coll_t *c, const char *src, const char *dst,
-                                   size_t src_bytes, size_t dst_bytes, size_t bytes,
-                                   vsym_coll_algo_t algo, int chosen)
+static vsym_coll_buf_t *zc_src_buf(const vsym_coll_t *c, vsym_coll_kind_t kind, const char *src,
+                                   const char *dst, size_t src_bytes, size_t dst_bytes,
+                                   size_t bytes, vsym_coll_algo_t algo, int chosen)
 {
     if (!zc_allowed(c, bytes, algo, chosen)) return NULL;
     int own_block = (src_bytes < dst_bytes && src == dst + (size_t)c->me * src_bytes) ||
                     (dst_bytes < src_bytes && dst == src + (size_t)c->me * dst_bytes) ||
                     (src_bytes == dst_bytes && src == dst);
+    if (!blk_zc_auto(c, kind, bytes, own_block)) return NULL;
     return apart(src, src_bytes, dst, dst_bytes) || own_block
                ? vsym_coll_find_buf(c, src, src_bytes)
                : NULL;
@@ -746,7 +780,7 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
         *path_p = ar_path(c, src, dst, count, dtype, algo, chosen, sb_p, db_p);
         break;
     case VSYM_COLL_KIND_ALLGATHER:
-        zc = zc_src_buf(c, src, dst, blk, n * blk, bytes, algo, chosen);
+        zc = zc_src_buf(c, kind, src, dst, blk, n * blk, bytes, algo, chosen);
         *path_p = zc                                                             ? P_ZEROCOPY
                   : algo == VSYM_COLL_ONESHOT && vsym_coll_blk_ll_usable(c, blk) ? P_LL
                   : algo == VSYM_COLL_RD && pow2                                 ? P_RD
@@ -756,7 +790,7 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
                                                                                  : P_XCH;
         break;
     case VSYM_COLL_KIND_REDUCE_SCATTER:
-        zc = zc_src_buf(c, src, dst, n * blk, blk, bytes, algo, chosen);
+        zc = zc_src_buf(c, kind, src, dst, n * blk, blk, bytes, algo, chosen);
         *path_p = zc                                                                 ? P_ZEROCOPY
                   : algo == VSYM_COLL_ONESHOT && vsym_coll_blk_ll_usable(c, n * blk) ? P_LL
                   : algo == VSYM_COLL_RING                                           ? P_RING
@@ -765,7 +799,8 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
         break;
     case VSYM_COLL_KIND_BROADCAST:
         /* dst, which every rank passes, decides: the root's src may be anything. */
-        zc = zc_allowed(c, bytes, algo, chosen) && bytes >= bc_zerocopy_min(c)
+        zc = zc_allowed(c, bytes, algo, chosen) && bytes >= bc_zerocopy_min(c) &&
+                     blk_zc_auto(c, kind, bytes, src == dst)
                  ? vsym_coll_find_buf(c, dst, bytes)
                  : NULL;
         *path_p = zc                                                                    ? P_ZEROCOPY
@@ -777,7 +812,7 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
                                                                                         : P_ONESHOT;
         break;
     default:
-        zc = zc_src_buf(c, src, dst, n * blk, n * blk, bytes, algo, chosen);
+        zc = zc_src_buf(c, kind, src, dst, n * blk, n * blk, bytes, algo, chosen);
         *path_p = zc                                                                 ? P_ZEROCOPY
                   : algo == VSYM_COLL_ONESHOT && vsym_coll_blk_ll_usable(c, n * blk) ? P_LL
                   : pcopy_allowed(c, c->pcopy_min, bytes, algo, chosen) &&

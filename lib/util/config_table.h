@@ -84,9 +84,10 @@
       "symmetric buffers of the handle and every peer is on shared memory; also the smallest "     \
       "all-gather (bytes per rank), all-to-all and reduce-scatter (bytes of the src) read from a " \
       "symmetric src in place, and fused op (bytes of input) whose two-shot modes run in place; "  \
-      "auto: 4K, but the all-reduce out of place from 1M, in place beyond 4 ranks from 256K "      \
-      "(beyond 8 ranks 1M), the fused all-reduce + all-gather from 1M (256K where ranks share "    \
-      "cores), reduce-scatter + all-reduce never (not on AMD CPUs: 4K).")                          \
+      "auto: the all-reduce out of place from 1M, in place from 4K (beyond 4 ranks 256K, beyond "  \
+      "8 1M), the all-gather from 2M of output, reduce-scatter and all-to-all from 2M of src "     \
+      "(all-to-all in place 32K), broadcast never, fused all-reduce + all-gather from 1M (256K "   \
+      "where ranks share cores), reduce-scatter + all-reduce never; on AMD CPUs 4K.")              \
     X(COLL_PCOPY_MIN, SIZE, "auto", "",                                                            \
       "Smallest all-to-all (bytes of the src) from ordinary buffers on one node in which every "   \
       "rank reads its blocks straight from its peers' src with process-to-process copies (one "    \

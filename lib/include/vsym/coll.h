@@ -123,12 +123,14 @@ VSYM_API vsym_team_t *vsym_coll_team(const vsym_coll_t *coll);
  * and partial results where they are (no copy through the scratch): the fastest path for large
  * sizes. The all-gather, the all-to-all and the reduce-scatter read a src in such a buffer (the
  * same offset on every rank; in place the same buffer) straight into dst, one copy (or read) of
- * each byte instead of two, from VSYM_COLL_ZEROCOPY_MIN (auto: 4 KiB; src and dst must not overlap
+ * each byte instead of two, from VSYM_COLL_ZEROCOPY_MIN (auto: 2 MiB of the all-gather's output or
+ * the others' src, the all-to-all in place from 32 KiB; on AMD CPUs 4 KiB: where a caller rewrites
+ * its src before each call, its peers' reads of it cost more below; src and dst must not overlap
  * but in place; the all-to-all in place swaps blocks between the ranks' buffers). The broadcast
  * into a dst in such a buffer on every rank (any offsets) copies the vector straight from the
  * root's memory: from its src when that lies in such a buffer too, else from its dst after the
- * root's own copy; no copy at the root in place (from VSYM_COLL_ZEROCOPY_MIN; from 32 KiB
- * beyond 8 ranks, 64 KiB with more ranks than cores).
+ * root's own copy; no copy at the root in place (from VSYM_COLL_ZEROCOPY_MIN where set, auto on
+ * AMD CPUs only: from 4 KiB, 32 KiB beyond 8 ranks, 64 KiB with more ranks than cores).
  * Every rank must pass the same kind of buffers (all symmetric or none), else the ranks take
  * different paths and a wait ends in its timeout.
  * Returns allocation errors (VSYM_ERR_HEAP_EXHAUSTED, VSYM_ERR_MISMATCH). */
