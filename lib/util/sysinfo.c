@@ -47,6 +47,7 @@ int vsym_util_cpu_amd(void)
 
 #define THREAD_RTT_ROUNDS 8
 #define THREAD_RTT_WAIT_NS 1000000ull /* the whole probe's limit, each side's */
+static uint64_t thread_rtt_forced = UINT64_MAX; /* vsym_util_thread_line_rtt_force */
 
 /* The two words of the ping-pong, a line apart, and the helper's side of it. */
 typedef struct {
@@ -68,7 +69,18 @@ static void *thread_rtt_echo(void *arg)
     return NULL;
 }
 
+void vsym_util_thread_line_rtt_force(uint64_t limit_ns)
+{
+    __atomic_store_n(&thread_rtt_forced, limit_ns, __ATOMIC_RELAXED);
+}
+
 uint64_t vsym_util_thread_line_rtt(void)
+{
+    const uint64_t forced = __atomic_load_n(&thread_rtt_forced, __ATOMIC_RELAXED);
+    return vsym_util_thread_line_rtt_within(forced == UINT64_MAX ? THREAD_RTT_WAIT_NS : forced);
+}
+
+uint64_t vsym_util_thread_line_rtt_within(uint64_t limit_ns)
 {
     cpu_set_t allowed, one;
     const int cpu = sched_getcpu();
@@ -85,7 +97,7 @@ uint64_t vsym_util_thread_line_rtt(void)
     if (other < 0) return 0;
     CPU_ZERO(&one);
     CPU_SET(other, &one);
-    thread_rtt_t p = {.ping = 0, .pong = 0, .deadline = vsym_util_time_ns() + THREAD_RTT_WAIT_NS};
+    thread_rtt_t p = {.ping = 0, .pong = 0, .deadline = vsym_util_time_ns() + limit_ns};
     pthread_attr_t attr;
     pthread_t helper;
     sigset_t all, old;
@@ -111,8 +123,9 @@ uint64_t vsym_util_thread_line_rtt(void)
             if (vsym_util_time_ns() > p.deadline) break;
             vsym_util_spin_hint();
         }
-        if (pong >> 16 < k) break; /* the helper was not scheduled in time */
         const uint64_t t = vsym_util_time_ns() - t0;
+        /* the helper not scheduled in time (a round that ends past the limit neither) */
+        if (pong >> 16 < k || t0 + t > p.deadline) break;
         /* Counts where this thread stayed on its CPU and the helper ran on another. */
         if (sched_getcpu() == cpu && (int)(pong & 0xffff) != cpu && t < VSYM_UTIL_RTT_VALID_NS) {
             /* (kept in order: the median below) */
