@@ -332,12 +332,9 @@ static void untuned_rule(vsym_fused_t *f)
     for (int op = VSYM_FUSED_ALLREDUCE_ALLGATHER; op <= VSYM_FUSED_REDUCESCATTER_ALLREDUCE; op++) {
         if (!(vsym_fused_valid_ops(f) & (1u << op))) continue;
         /* In place only from VSYM_COLL_ZEROCOPY_MIN (auto: all-reduce + all-gather from 1 MiB,
-         * 256 KiB where ranks share cores; reduce-scatter + all-reduce never; on AMD CPUs at any
-         * size); below, symmetric buffers take the ordinary rule. */
-        const size_t zc_from = amd                                        ? 0
-                               : op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? SIZE_MAX
-                               : shared                                   ? (size_t)256 << 10
-                                                                          : (size_t)1 << 20;
+         * reduce-scatter + all-reduce never); below, symmetric buffers take the ordinary rule. */
+        const size_t zc_from =
+            op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? SIZE_MAX : (size_t)1 << 20;
         for (size_t bytes = 512; bytes <= ((size_t)1 << 20); bytes *= 2) {
             if (bytes > 65536 && bytes != zc_from && bytes != zc_from / 2) continue;
             size_t n = bytes / 2 / (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? (size_t)dp : 1);

@@ -1168,11 +1168,19 @@ static void t_paths(vsym_team_t *team)
         expect_path(c, x, x, big, VSYM_COLL_HIER, "twoshot", "HIER on one node");
         /* Symmetric buffers read and written in place (VSYM_COLL_ZEROCOPY_MIN auto): out of
          * place from 1 MiB, in place from 4 KiB up to 4 ranks, from 256 KiB up to 8, from 1 MiB
-         * beyond (on AMD CPUs from 4 KiB); below, the path of ordinary buffers. */
-        const int zamd = vsym_util_cpu_amd();
-        const size_t out_min = zamd ? 4096 : (size_t)1 << 20, in_min = zamd || n <= 4 ? 4096
-                                                                       : n <= 8 ? (size_t)256 << 10
-                                                                                : (size_t)1 << 20;
+         * beyond; on AMD CPUs up to 4 ranks in place from 16 KiB, out of place between 2 ranks
+         * with a core each from 16 KiB and where ranks share cores from 4 MiB; below, the path of
+         * ordinary buffers. */
+        const int zamd = vsym_util_cpu_amd(), zown = vsym_util_core_per_rank();
+        const size_t kib = 1024,
+                     out_min = !zamd    ? 1024 * kib
+                               : !zown  ? 4096 * kib
+                               : n <= 2 ? 16 * kib
+                                        : 1024 * kib,
+                     in_min = n > 8   ? 1024 * kib
+                              : n > 4 ? 256 * kib
+                              : zamd  ? 16 * kib
+                                      : 4 * kib;
         const char *plain64 = n == 2 ? "oneshot" : "twoshot"; /* 64 KiB of ordinary buffers */
         VSYM_CHECK(c->ar_zc_min[0] == out_min && c->ar_zc_min[1] == in_min,
                    "all-reduce in place on symmetric buffers from %zu (out of place) and %zu (in "
@@ -1180,7 +1188,10 @@ static void t_paths(vsym_team_t *team)
                    c->ar_zc_min[0], c->ar_zc_min[1], out_min, in_min);
         expect_path(c, s, s + big, 16384, VSYM_COLL_AUTO,
                     65536 >= out_min ? "symmetric-in-place" : plain64, "symmetric buffers, 64 KiB");
-        expect_path(c, s, s + big, big, VSYM_COLL_AUTO, "symmetric-in-place",
+        expect_path(c, s, s + big, big, VSYM_COLL_AUTO,
+                    (size_t)big * 4 >= out_min ? "symmetric-in-place"
+                    : n <= 8                   ? "ring"
+                                               : "twoshot",
                     "symmetric buffers, 1 MiB");
         expect_path(c, s, s, 16384, VSYM_COLL_AUTO,
                     65536 >= in_min ? "symmetric-in-place" : plain64,
@@ -1190,26 +1201,35 @@ static void t_paths(vsym_team_t *team)
         expect_path(c, s, s, 16384, VSYM_COLL_TWOSHOT,
                     65536 >= in_min ? "symmetric-in-place" : "twoshot",
                     "symmetric buffers in place, two-shot");
-        /* The others read a symmetric src in place (auto, not on AMD CPUs): the all-gather from
-         * 2 MiB of output, the reduce-scatter and the all-to-all from 2 MiB of src (the all-to-all
-         * in place from 32 KiB), the broadcast never. Counts of f32 either side. */
+        /* The others read a symmetric src in place (auto): the all-gather from 2 MiB of output,
+         * the reduce-scatter and the all-to-all from 2 MiB of src (the all-to-all in place from
+         * 32 KiB), the broadcast never; on AMD CPUs between 2 ranks with a core each the
+         * reduce-scatter and the all-to-all from 32 KiB, where ranks share cores the all-to-all
+         * in place from 256 KiB and the reduce-scatter never. Counts of f32 either side. */
         const size_t mib2 = (size_t)1 << 19,         /* 2 MiB of f32 */
             nb = (mib2 + (size_t)n - 1) / (size_t)n; /* a block of n that make at least 2 MiB */
+        const int amd_own = zamd && zown && n <= 2, amd_shared = zamd && !zown;
+        const size_t k32 = (8192 + (size_t)n - 1) / (size_t)n, /* blocks of at least 32 KiB */
+            k256 = (65536 + (size_t)n - 1) / (size_t)n;        /* and 256 KiB */
         struct {
             vsym_coll_kind_t kind;
             size_t count; /* per block (the broadcast's whole vector) */
             int in_place, zc;
         } zk[] = {
             {VSYM_COLL_KIND_ALLGATHER, nb, 0, 1},
-            {VSYM_COLL_KIND_ALLGATHER, nb / 8, 0, zamd},
-            {VSYM_COLL_KIND_REDUCE_SCATTER, nb, 0, 1},
-            {VSYM_COLL_KIND_REDUCE_SCATTER, nb / 8, 0, zamd},
+            {VSYM_COLL_KIND_ALLGATHER, nb / 8, 0, 0},
+            {VSYM_COLL_KIND_REDUCE_SCATTER, nb, 0, !amd_shared},
+            {VSYM_COLL_KIND_REDUCE_SCATTER, k32, 0, amd_own},
+            {VSYM_COLL_KIND_REDUCE_SCATTER, k32 - 1, 0, 0},
             {VSYM_COLL_KIND_ALLTOALL, nb, 0, 1},
-            {VSYM_COLL_KIND_ALLTOALL, nb / 8, 0, zamd},
-            {VSYM_COLL_KIND_ALLTOALL, (8192 + (size_t)n - 1) / (size_t)n, 1, 1},
-            {VSYM_COLL_KIND_ALLTOALL, 2048 / (size_t)n, 1, zamd},
-            {VSYM_COLL_KIND_BROADCAST, 16384, 0, zamd},
-            {VSYM_COLL_KIND_BROADCAST, mib2, 1, zamd},
+            {VSYM_COLL_KIND_ALLTOALL, k32, 0, amd_own},
+            {VSYM_COLL_KIND_ALLTOALL, k32 - 1, 0, 0},
+            {VSYM_COLL_KIND_ALLTOALL, k32, 1, !amd_shared},
+            {VSYM_COLL_KIND_ALLTOALL, k256, 1, 1},
+            {VSYM_COLL_KIND_ALLTOALL, k256 - 1, 1, !amd_shared},
+            {VSYM_COLL_KIND_ALLTOALL, 2048 / (size_t)n, 1, 0},
+            {VSYM_COLL_KIND_BROADCAST, 16384, 0, 0},
+            {VSYM_COLL_KIND_BROADCAST, mib2, 1, 0},
         };
         for (size_t k = 0; k < sizeof(zk) / sizeof(zk[0]); k++) {
             /* src at s, dst a little over 2 MiB further (in place: the same buffer; the
@@ -1259,10 +1279,10 @@ static void t_paths(vsym_team_t *team)
                              "all-to-all at the limit, in place");
             expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, x, x + pc_far, pcount - 1, VSYM_COLL_AUTO,
                              "oneshot", "all-to-all below the process-copy limit");
-            /* (symmetric buffers read in place from 2 MiB of src but on AMD CPUs: below, the
-             * ordinary buffers' path) */
+            /* (symmetric buffers read in place from 2 MiB of src, 32 KiB between 2 ranks with a
+             * core each on AMD CPUs: below, the ordinary buffers' path) */
             expect_kind_path(c, VSYM_COLL_KIND_ALLTOALL, s, s + pc_far, pcount, VSYM_COLL_AUTO,
-                             vsym_util_cpu_amd() || pcount * 4 * (size_t)n >= ((size_t)2 << 20)
+                             pcount * 4 * (size_t)n >= (amd_own ? 32 * kib : 2048 * kib)
                                  ? "symmetric-in-place"
                                  : "process-copy",
                              "all-to-all of symmetric buffers");

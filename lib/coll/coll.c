@@ -89,16 +89,25 @@ static size_t bc_ll_default_max(int n)
 /* VSYM_COLL_ZEROCOPY_MIN auto: symmetric buffers read in place from 4 KiB, but the all-reduce's
  * (which pushes each reduced segment into every rank's dst, where the caller then reads it from
  * the pusher's cache) out of place from 1 MiB, and in place beyond 4 ranks from 256 KiB (beyond 8
- * ranks 1 MiB), not on AMD CPUs (not measured). Timed with the input rewritten before each call
- * and the result read after it (vsym-bench allreduce --touch --consume), the library's paths
- * against VSYM_COLL_ZEROCOPY_MIN=1G (symmetric buffers through the scratch as ordinary ones),
- * medians of two launches: 16-core Intel guest, out of place 0.40-0.89 of the scratch's speed at
- * 4-256 KiB on 2, 4, 8 and 16 ranks, 0.91-1.25 at 1 MiB, 1.43-2.20 at 4 MiB; in place 1.08-1.74
- * from 4 KiB on 2 and 4 ranks, on 8 ranks 0.84-0.96 to 64 KiB and 1.00-1.61 from 256 KiB, on 16
- * ranks 0.80-0.97 to 256 KiB, 1.03 at 1 MiB, 2.11-2.42 at 4 MiB; 2-vCPU Intel guest, 2 and 4
- * ranks, three launches, out of place 0.44-0.75 at 4-64 KiB (1.00 at 64 KiB on 4), 0.94-0.98 at
- * 256 KiB, 1.26-1.66 at 1 MiB (results/coll/device-16core-2026-11-29-stop54, dev-2core-intel-
- * 2026-11-29-stop54).
+ * ranks 1 MiB). Timed with the input rewritten before each call and the result read after it
+ * (vsym-bench allreduce --touch --consume), the library's paths against VSYM_COLL_ZEROCOPY_MIN=1G
+ * (symmetric buffers through the scratch as ordinary ones), medians of two launches: 16-core
+ * Intel guest, out of place 0.40-0.89 of the scratch's speed at 4-256 KiB on 2, 4, 8 and 16
+ * ranks, 0.91-1.25 at 1 MiB, 1.43-2.20 at 4 MiB; in place 1.08-1.74 from 4 KiB on 2 and 4 ranks,
+ * on 8 ranks 0.84-0.96 to 64 KiB and 1.00-1.61 from 256 KiB, on 16 ranks 0.80-0.97 to 256 KiB,
+ * 1.03 at 1 MiB, 2.11-2.42 at 4 MiB; 2-vCPU Intel guest, 2 and 4 ranks, three launches, out of
+ * place 0.44-0.75 at 4-64 KiB (1.00 at 64 KiB on 4), 0.94-0.98 at 256 KiB, 1.26-1.66 at 1 MiB
+ * (results/coll/device-16core-2026-11-29-stop54, dev-2core-intel-2026-11-29-stop54).
+ * On AMD CPUs, up to 4 ranks, in place from 16 KiB; out of place between 2 ranks with a core each
+ * from 16 KiB too, and where ranks share cores from 4 MiB: 2-core Zen 5 guest, six launches
+ * taking turns, the same ratio: 2 ranks out of place 0.58 at 4 KiB, 1.47-1.92 at 16 KiB-4 MiB; in
+ * place 0.97 at 4 KiB, 1.72-3.63 from 16 KiB; 4 ranks (on the 2 cores) out of place 0.61 at 4
+ * KiB, 0.89-0.93 at 16-64 KiB, 0.44-0.54 at 256 KiB-1 MiB (launches either 1.1x faster or 3x
+ * slower), 1.36 at 4 MiB; in place 0.69 at 4 KiB, 1.04-1.42 from 16 KiB
+ * (results/coll/dev-2core-zen5-2026-12-01-stop55, run 1). Between 2 ranks launches there are
+ * either fast or slow in place (16 KiB out of place 1.6-2.0 us or 5.5-6.5, through the scratch
+ * 2.9-3.9 in all; 4 slow of 10): the medians decide. More ranks on AMD are not measured: the
+ * rule of other CPUs there.
  * Without the read (the benchmarks' default, as nccl-tests) the pushes had looked faster from 4
  * KiB: their cost moves to the caller's first read. */
 #define COLL_ZC_MIN 4096
@@ -107,11 +116,19 @@ static size_t bc_ll_default_max(int n)
 #define COLL_AR_ZC_OUT_MIN ((size_t)1 << 20)
 #define COLL_AR_ZC_IN_MIN_8 ((size_t)256 << 10)
 #define COLL_AR_ZC_IN_MIN_MANY ((size_t)1 << 20)
+#define COLL_AR_ZC_MIN_AMD ((size_t)16 << 10)
+#define COLL_AR_ZC_OUT_MIN_AMD_SHARED ((size_t)4 << 20)
 static size_t ar_zc_rule(int n, int in_place)
 {
-    if (vsym_util_cpu_amd()) return COLL_ZC_MIN;
-    if (!in_place) return COLL_AR_ZC_OUT_MIN;
-    return n <= 4 ? COLL_ZC_MIN : n <= 8 ? COLL_AR_ZC_IN_MIN_8 : COLL_AR_ZC_IN_MIN_MANY;
+    const int amd = vsym_util_cpu_amd(), own = vsym_util_core_per_rank();
+    if (!in_place)
+        return !amd     ? COLL_AR_ZC_OUT_MIN
+               : !own   ? COLL_AR_ZC_OUT_MIN_AMD_SHARED
+               : n <= 2 ? COLL_AR_ZC_MIN_AMD
+                        : COLL_AR_ZC_OUT_MIN;
+    return n <= 4   ? (amd ? COLL_AR_ZC_MIN_AMD : COLL_ZC_MIN)
+           : n <= 8 ? COLL_AR_ZC_IN_MIN_8
+                    : COLL_AR_ZC_IN_MIN_MANY;
 }
 
 /* The limit VSYM_COLL_STREAM_MIN gives (setting: SIZE_MAX for auto, 0 never): auto is amd_min on
@@ -702,8 +719,8 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
 /* VSYM_COLL_ZEROCOPY_MIN auto for the collectives that read a symmetric src in place (each rank
  * copies its peers' blocks straight into its own dst): the all-gather from 2 MiB of output, the
  * reduce-scatter from 2 MiB of src, the all-to-all from 2 MiB of src (in place, where blocks are
- * swapped between the ranks' buffers, from 32 KiB), the broadcast never; not on AMD CPUs (not
- * measured: from VSYM_COLL_ZEROCOPY_MIN's 4 KiB as before). bytes: coll_plan's. Timed as a caller
+ * swapped between the ranks' buffers, from 32 KiB), the broadcast never; on AMD CPUs otherwise
+ * (below). bytes: coll_plan's. Timed as a caller
  * uses them, the input rewritten before each call and the output read after it (vsym-bench
  * --touch --consume), against VSYM_COLL_ZEROCOPY_MIN=1G (through the scratch), f32, 4 KiB-2 MiB
  * by 8, time through the scratch over time in place: 16-core Intel guest, 2-16 ranks, two rounds,
@@ -714,17 +731,34 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
  * 0.59-1.00 to 256 KiB and 1.32-1.83 at 2 MiB; results/coll/device-16core-2026-11-29-stop54,
  * dev-2core-intel-2026-11-29-stop54). Without the touch and the read (the benchmarks' default)
  * the peers' src stays unchanged and in the reader's cache, and reading it in place had looked
- * faster from 4 KiB. */
+ * faster from 4 KiB.
+ * On AMD CPUs the reduce-scatter and the all-to-all read in place from 32 KiB of src between 2
+ * ranks with a core each; where ranks share cores the all-to-all in place from 256 KiB and the
+ * reduce-scatter never. 2-core Zen 5 guest, six launches taking turns, the same ratio: 2 ranks,
+ * the all-to-all 0.65-0.76 at 4 KiB, 1.40-2.39 from 32 KiB, the reduce-scatter 0.37-0.95 at 4
+ * KiB, 1.25-2.24 from 32 KiB, the all-gather 0.96-1.75 to 32 KiB, 0.75-0.82 at 256 KiB,
+ * 1.07-1.13 at 2 MiB, the broadcast 0.14-0.45 at 4 KiB, 0.43-0.98 at 256 KiB, 1.30-1.35 at 2 MiB;
+ * 4 ranks (on the 2 cores) the all-to-all in place 0.58 to 32 KiB, 1.02 at 256 KiB, 1.72 at 2
+ * MiB, out of place 0.48-0.80 to 256 KiB, 1.39 at 2 MiB, the reduce-scatter 0.46-0.69 at every
+ * size, the all-gather 0.78-0.93 (1.08 at 2 MiB out of place), the broadcast 0.87-1.15
+ * (results/coll/dev-2core-zen5-2026-12-01-stop55, run 2). */
+#define COLL_BLK_ZC_MIN_AMD ((size_t)32 << 10)
+#define COLL_A2A_SWAP_MIN_AMD_SHARED ((size_t)256 << 10)
 static int blk_zc_auto(const vsym_coll_t *c, vsym_coll_kind_t kind, size_t bytes, int in_place)
 {
-    if (!c->zc_auto || vsym_util_cpu_amd()) return 1;
+    if (!c->zc_auto) return 1;
+    const int amd = vsym_util_cpu_amd(), amd_own = amd && c->n <= 2 && vsym_util_core_per_rank(),
+              amd_shared = amd && !vsym_util_core_per_rank();
     switch (kind) {
     case VSYM_COLL_KIND_ALLGATHER:
         return bytes * (size_t)c->n >= COLL_BLK_ZC_MIN;
     case VSYM_COLL_KIND_REDUCE_SCATTER:
-        return bytes >= COLL_BLK_ZC_MIN;
+        return amd_shared ? 0 : bytes >= (amd_own ? COLL_BLK_ZC_MIN_AMD : COLL_BLK_ZC_MIN);
     case VSYM_COLL_KIND_ALLTOALL:
-        return bytes >= (in_place ? COLL_A2A_SWAP_MIN : COLL_BLK_ZC_MIN);
+        if (amd_own) return bytes >= COLL_BLK_ZC_MIN_AMD;
+        return bytes >= (!in_place    ? COLL_BLK_ZC_MIN
+                         : amd_shared ? COLL_A2A_SWAP_MIN_AMD_SHARED
+                                      : COLL_A2A_SWAP_MIN);
     default:
         return 0;
     }

@@ -86,8 +86,11 @@
       "symmetric src in place, and fused op (bytes of input) whose two-shot modes run in place; "  \
       "auto: the all-reduce out of place from 1M, in place from 4K (beyond 4 ranks 256K, beyond "  \
       "8 1M), the all-gather from 2M of output, reduce-scatter and all-to-all from 2M of src "     \
-      "(all-to-all in place 32K), broadcast never, fused all-reduce + all-gather from 1M (256K "   \
-      "where ranks share cores), reduce-scatter + all-reduce never; on AMD CPUs 4K.")              \
+      "(all-to-all in place 32K), broadcast never, fused all-reduce + all-gather from 1M, "        \
+      "reduce-scatter + all-reduce never; on AMD CPUs the all-reduce up to 4 ranks in place from " \
+      "16K, out of place between 2 ranks with a core each 16K and where ranks share cores 4M, "    \
+      "the reduce-scatter and all-to-all between 2 ranks with a core each from 32K, where ranks "  \
+      "share cores the all-to-all in place from 256K and the reduce-scatter never.")               \
     X(COLL_PCOPY_MIN, SIZE, "auto", "",                                                            \
       "Smallest all-to-all (bytes of the src) from ordinary buffers on one node in which every "   \
       "rank reads its blocks straight from its peers' src with process-to-process copies (one "    \
