@@ -80,6 +80,15 @@ void vsym_bench_core_rtt(vsym_bench_t *b)
     if (b->rank == 0 && ns >= 0) b->core_rtt_ns = ns;
 }
 
+double vsym_bench_steal_pct(const vsym_bench_t *b)
+{
+    uint64_t steal, total;
+    if (b->steal0 == UINT64_MAX || vsym_util_cpu_steal_ticks(&steal, &total) != 0 ||
+        total <= b->total0)
+        return -1;
+    return 100.0 * (double)(steal - b->steal0) / (double)(total - b->total0);
+}
+
 void vsym_bench_stats_init(vsym_bench_stats_t *st, size_t size)
 {
     memset(st, 0, sizeof(*st));
@@ -367,6 +376,8 @@ json_t *vsym_bench_record_new(vsym_bench_t *b, const char *op, const char *mode,
     }
     json_object_set_new(r, "check", json_boolean(b->opts->check));
     if (b->core_rtt_ns >= 0) json_object_set_new(r, "core_rtt_ns", json_real(b->core_rtt_ns));
+    const double steal = vsym_bench_steal_pct(b);
+    if (steal >= 0) json_object_set_new(r, "steal_pct", json_real(steal));
     json_object_set(r, "config", b->config);
     return r;
 }

@@ -125,6 +125,9 @@ struct vsym_bench {
     double clock_ns;               /* the cost of one vsym_util_time_ns() call, measured at start */
     double core_rtt_ns; /* vsym_bench_core_rtt()'s last figure on rank 0 (-1: not measured) */
     uint64_t rtt_seq;   /* its round trips so far (ranks 0 and 1) */
+    /* /proc/stat's steal and total ticks at the bench's start (vsym_util_cpu_steal_ticks; steal0
+     * UINT64_MAX where it has none): each record's "steal_pct" counts from there */
+    uint64_t steal0, total0;
     vsym_obj_t *sync_obj;          /* a small object whose signal pad vsym_bench_pair_sync() uses */
     json_t *config;                /* the effective configuration (every rank has it) */
     vsym_bench_results_t *results; /* rank 0 with --json, else NULL */
@@ -150,6 +153,13 @@ struct vsym_bench {
  * first two CPUs it may run on (the state of the machine's cores; -1 with one CPU). Bounded: 1 s
  * without progress gives -1. */
 void vsym_bench_core_rtt(vsym_bench_t *b);
+
+/* The share (%) of this node's CPU time that its hypervisor took away (steal time) from the
+ * bench's start to now, or -1 where /proc/stat has no steal column or no tick has passed.
+ * vsym_bench_record_new() records it with each result as "steal_pct" (0 on a machine of its own;
+ * on the 2-core Zen 5 guest of 2026-12-01 23% of the CPU time in its first minutes, about 6% over
+ * the next hour). */
+double vsym_bench_steal_pct(const vsym_bench_t *b);
 
 /* ---- Sizes and pairs ---------------------------------------------------------------------- */
 

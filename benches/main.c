@@ -530,6 +530,7 @@ int main(int argc, char **argv)
     }
     b.clock_ns = measure_clock_ns();
     b.core_rtt_ns = -1;
+    if (vsym_util_cpu_steal_ticks(&b.steal0, &b.total0) != 0) b.steal0 = UINT64_MAX;
     if (compute_sizes(&b) != 0) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "bench: sizes");
         goto fail;

@@ -88,6 +88,27 @@ json)
       > /dev/null 2>&1 || fail "barrier -n 10 runs"
   warm=$(python3 -c 'import json,sys; print(" ".join(str(json.loads(l)["warmup"]) for l in open(sys.argv[1])))' "$work/w.jsonl")
   [ "$warm" = "5 5 2 2" ] || fail "warm-up of -n 10 and of -n 10 -w 2: $warm, expected 5 5 2 2"
+  # steal_pct: the share of the node's CPU time its hypervisor took since the bench started, in
+  # every record once a tick of /proc/stat has passed (a run of 0.3 s at least); 0 where no steal
+  # tick passed around the whole run
+  head -1 /proc/stat > "$work/stat0"
+  "$run" -n 2 --timeout 120 -- "$bench" barrier -s 64 -D 0.3 --json "$work/s.jsonl" \
+    > /dev/null 2>&1 || fail "barrier -D 0.3 run"
+  head -1 /proc/stat > "$work/stat1"
+  python3 - "$work/s.jsonl" "$work/r.jsonl" "$work/stat0" "$work/stat1" <<'EOF' || exit 1
+import json, sys
+cpu0, cpu1 = (open(f).read().split() for f in sys.argv[3:5])
+steal = len(cpu0) >= 9
+long = [json.loads(l) for l in open(sys.argv[1])]
+if not long or any(("steal_pct" in r) != steal for r in long):
+    sys.exit(f"FAIL: steal_pct in {[r.get('steal_pct') for r in long]}, /proc/stat steal: {steal}")
+for r in long + [json.loads(l) for l in open(sys.argv[2])]:
+    if "steal_pct" in r and not 0 <= r["steal_pct"] <= 100:
+        sys.exit(f"FAIL: steal_pct {r['steal_pct']} outside 0-100")
+if steal and cpu0[8] == cpu1[8] and any(r["steal_pct"] != 0 for r in long):
+    sys.exit(f"FAIL: steal_pct {[r['steal_pct'] for r in long]} where no steal tick passed")
+print(f"ok: steal_pct {[round(r.get('steal_pct', -1), 1) for r in long]}")
+EOF
   grep -q 't_p99.9\[us\]' "$work/out" || fail "table lacks the p99.9 column"
   ls "$work" | grep -q tmp && fail "a temporary file was left"
   python3 - "$work/r.jsonl" <<'EOF' || exit 1

@@ -943,8 +943,9 @@ static void test_publish(void)
 
 /* The line round trip against a helper thread (vsym_util_thread_line_rtt, what team rank 0 times
  * where ranks share cores): with two CPUs allowed a time between 1 ns and 5 us (the helper given
- * 100 ms, up to 50 tries: on the 2-core Zen 5 guest of 2026-12-01, whose vCPUs the host takes
- * away for milliseconds, all of 50 tries within 1 ms failed in one run of three); with this
+ * 100 ms, up to 50 tries: on the 2-core Zen 5 guest of 2026-12-01, where a helper on the other,
+ * idle vCPU started up to 17 ms late, all of 50 tries within 1 ms failed in one run of three);
+ * with this
  * thread bound to one CPU (as vsym-run binds ranks that outnumber the cores) the same against the
  * machine's next CPU, and none (0) on a machine of one CPU. A limit of 0 (forced) gives none. */
 #define THREAD_RTT_TEST_NS 100000000ull

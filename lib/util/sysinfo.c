@@ -139,6 +139,22 @@ uint64_t vsym_util_thread_line_rtt_within(uint64_t limit_ns)
     return nv == 0 ? 0 : valid[(nv - 1) / 2];
 }
 
+int vsym_util_cpu_steal_ticks(uint64_t *steal, uint64_t *total)
+{
+    unsigned long long v[8];
+    FILE *f = fopen("/proc/stat", "r");
+    if (f == NULL) return -1;
+    const int got = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+                           &v[3], &v[4], &v[5], &v[6], &v[7]);
+    fclose(f);
+    if (got != 8) return -1;
+    *total = 0;
+    for (int i = 0; i < 8; i++)
+        *total += v[i];
+    *steal = v[7];
+    return 0;
+}
+
 /* Format a CPU set as "0-3,8" into buf. */
 static void format_cpus(const cpu_set_t *set, char *buf, size_t len)
 {

@@ -166,13 +166,17 @@ void vsym_util_core_per_rank_force(int yes);
  * CPU busy). Costs 0.1-0.3 ms on the 2-core
  * AMD guest, mostly the helper's start on the other CPU. */
 uint64_t vsym_util_thread_line_rtt(void);
-/* The same with limit_ns in place of 1 ms (tests: on the 2-core Zen 5 guest of 2026-12-01, whose
- * vCPUs the host takes away for milliseconds, a helper on an idle CPU answered its first ping
- * after 0.1-33 ms). */
+/* The same with limit_ns in place of 1 ms (tests: on the 2-core Zen 5 guest of 2026-12-01, a
+ * Firecracker guest without halt polling, a helper pinned to the other, idle vCPU started 0.03-17
+ * ms after its creation and answered its first ping after 0.06-33 ms). */
 uint64_t vsym_util_thread_line_rtt_within(uint64_t limit_ns);
 /* Tests: the limit vsym_util_thread_line_rtt() allows (UINT64_MAX, the default, for 1 ms; 0 makes
  * every probe fail as one whose helper did not run in time). */
 void vsym_util_thread_line_rtt_force(uint64_t limit_ns);
+/* This machine's CPU time so far in /proc/stat's ticks, all CPUs together: *total (user, nice,
+ * system, idle, iowait, irq, softirq, steal) and *steal (what the hypervisor ran elsewhere while
+ * this guest's vCPUs wanted to run). 0, or -1 where /proc/stat has no steal column. */
+int vsym_util_cpu_steal_ticks(uint64_t *steal, uint64_t *total);
 /* A line round trip's longest time that counts (ns): longer rounds went through the scheduler
  * (the thread probe's and the collectives' rank-to-rank one alike). */
 #define VSYM_UTIL_RTT_VALID_NS 5000
