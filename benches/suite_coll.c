@@ -325,13 +325,14 @@ static const vsym_bench_column_t coll_cols[] = {
 };
 
 /* After a table: the sizes from which each path ran (out of place), e.g.
- * "# path: 8 B oneshot-ll, 4 KiB ring". */
-static void print_paths(vsym_bench_t *b, const char *const *paths, const char *what)
+ * "# path: 8 B oneshot-ll, 4 KiB ring"; label names the line ("path"; the fused tables' "auto
+ * ran": the mode AUTO resolved to, vsym_fused_select_mode_for). */
+static void print_paths(vsym_bench_t *b, const char *const *paths, const char *label)
 {
     if (b->rank != 0 || b->opts->quiet || b->opts->csv) return;
     const char *last = NULL;
     char sz[32];
-    printf("# path%s:", what);
+    printf("# %s:", label);
     for (int k = 0; k < b->nsizes; k++) {
         if (paths[k] == NULL || (last != NULL && strcmp(paths[k], last) == 0)) continue;
         printf("%s %s %s", last ? "," : "", vsym_util_format_size(b->sizes[k], sz, sizeof(sz)),
@@ -478,7 +479,7 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
                 memcpy(sym_rows[k], row, sizeof(row));
         }
     }
-    if (st == VSYM_OK) print_paths(b, paths, "");
+    if (st == VSYM_OK) print_paths(b, paths, "path");
     if (st == VSYM_OK) {
         snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
                  reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", 1);
@@ -489,7 +490,7 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
         vsym_bench_table_header(b, key, title, coll_cols, 10);
         for (int k = 0; k < b->nsizes; k++)
             if (sym_rows[k][0] > 0) vsym_bench_table_row(b, coll_cols, 10, sym_rows[k]);
-        print_paths(b, paths + b->nsizes, ", symmetric buffers");
+        print_paths(b, paths + b->nsizes, "path, symmetric buffers");
     }
     r.src = heap_src;
     r.dst = heap_dst;
@@ -611,6 +612,13 @@ static int run_fused(vsym_bench_t *b)
     }
     vsym_bench_input_fill(r.src, b->max_size * (size_t)b->nranks + 64);
     vsym_bench_input_fill(r.dst, b->max_size * (size_t)b->nranks + 64);
+    /* The mode AUTO ran at each size of a table, listed under it ("# auto ran:"). */
+    const char **auto_ran = calloc((size_t)b->nsizes, sizeof(*auto_ran));
+    if (auto_ran == NULL) {
+        free(r.src);
+        free(r.dst);
+        return VSYM_ERR_NO_MEMORY;
+    }
     const char *tune_file = getenv("VSYM_AUTOTUNE_FILE");
     for (int ltp = 1; ltp <= L && st == VSYM_OK; ltp++) {
         if (L % ltp != 0) continue;
@@ -664,10 +672,14 @@ static int run_fused(vsym_bench_t *b)
             vsym_bench_table_header(b, key, title, fused_cols, 10);
             for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
                 size_t nin, nout;
+                auto_ran[k] = NULL;
                 vsym_fused_shapes(r.fused, r.fop, 1, &nin, &nout);
                 r.count = b->sizes[k] / es / nin;
                 if (r.count == 0) continue;
                 vsym_fused_shapes(r.fused, r.fop, r.count, &nin, &nout);
+                if (modes & (1u << VSYM_FUSED_AUTO))
+                    auto_ran[k] = vsym_fused_mode_name(
+                        vsym_fused_select_mode_for(r.fused, r.fop, r.src, r.dst, r.count, r.dtype));
                 vsym_bench_core_rtt(b);
                 double times[VSYM_FUSED_MODE_COUNT] = {0}, speedup[VSYM_FUSED_MODE_COUNT] = {0};
                 double best = 0;
@@ -730,10 +742,7 @@ static int run_fused(vsym_bench_t *b)
                                                   "local_dp", t.local_dp_size, "inter_tp",
                                                   t.inter_tp_size, "inter_dp", t.inter_dp_size));
                     if (mode == VSYM_FUSED_AUTO)
-                        json_object_set_new(
-                            rec, "selected",
-                            json_string(vsym_fused_mode_name(vsym_fused_select_mode_for(
-                                r.fused, r.fop, r.src, r.dst, r.count, r.dtype))));
+                        json_object_set_new(rec, "selected", json_string(auto_ran[k]));
                     json_object_set_new(rec, "buffers",
                                         json_string(sym ? "symmetric" : "ordinary"));
                     json_object_set_new(rec, "input_byte", json_integer(VSYM_BENCH_INPUT_BYTE));
@@ -765,6 +774,7 @@ static int run_fused(vsym_bench_t *b)
                                   speedup[VSYM_FUSED_AUTO],   (double)wrong_row};
                 vsym_bench_table_row(b, fused_cols, 10, row);
             }
+            if (st == VSYM_OK) print_paths(b, auto_ran, "auto ran");
         }
         r.src = heap_src;
         r.dst = heap_dst;
@@ -773,6 +783,7 @@ static int run_fused(vsym_bench_t *b)
     }
     free(r.src);
     free(r.dst);
+    free(auto_ran);
     if (st != VSYM_OK) return (int)st;
     return total_wrong > 0 ? (int)(total_wrong > 1000000 ? 1000000 : total_wrong) : 0;
 }

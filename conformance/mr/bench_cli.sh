@@ -249,8 +249,30 @@ check)
   # --touch and --consume on the fused suite and the all-reduce: the input stored back before
   # each call, the output read after it, the results still right
   "$run" -n 2 --timeout 120 -- "$bench" fused -b 64 -e 4K -f 8 -n 20 --touch --consume --check \
-    --quiet --json "$work/ft.jsonl" > /dev/null 2> "$work/err" ||
+    --json "$work/ft.jsonl" > "$work/ft.out" 2> "$work/err" ||
     fail "fused --touch --consume --check: $(cat "$work/err")"
+  # Under each fused table the modes AUTO ran ("# auto ran: 64 B oneshot, ..."), those of its
+  # records ("selected"), size by size
+  python3 - "$work/ft.jsonl" "$work/ft.out" <<'EOF' || exit 1
+import json, re, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+out = open(sys.argv[2]).read()
+tables = re.findall(r"^# fused (\S+) .*?(ordinary|symmetric) buffers.*\n(?:.*\n)*?# auto ran:(.*)$",
+                    out, re.M)
+want = []
+for r in recs:
+    if r["mode"] != "auto":
+        continue
+    key = (r["op"], r["buffers"], json.dumps(r["topology"]))
+    if not want or want[-1][0] != key:
+        want.append((key, []))
+    if not want[-1][1] or want[-1][1][-1] != r["selected"]:
+        want[-1][1].append(r["selected"])
+got = [((op, buf), [e.split()[-1] for e in line.split(",")]) for op, buf, line in tables]
+if len(got) != len(want) or any(g[0] != w[0][:2] or g[1] != w[1] for g, w in zip(got, want)):
+    sys.exit(f"FAIL: '# auto ran' lines {got}, records {[(w[0][:2], w[1]) for w in want]}")
+print(f"ok: {len(got)} fused tables name the modes AUTO ran")
+EOF
   "$run" -n 2 --timeout 120 -- "$bench" allreduce -b 4K -e 2M -f 512 -n 20 --touch --consume \
     --check --quiet --json "$work/ft.jsonl" --append > /dev/null 2> "$work/err" ||
     fail "allreduce --touch --consume --check: $(cat "$work/err")"
