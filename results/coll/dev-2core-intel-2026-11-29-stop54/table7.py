@@ -1,7 +1,7 @@
-import json, glob, statistics as S, collections
+import json, glob, statistics as S, collections, sys
 # run7.sh: the block collectives on symmetric buffers, --touch --consume; default (read in place from 4 KiB) vs VSYM_COLL_ZEROCOPY_MIN=1G; medians of three launches
 D = collections.defaultdict(list); P = {}
-for f in glob.glob('runs/r7_*.jsonl'):
+for f in glob.glob(sys.argv[1] if len(sys.argv) > 1 else 'runs/r7_*.jsonl'):
     b = f.split('/')[-1][:-6].split('_')
     np, suite, way = int(b[1]), b[2], b[3]
     for l in open(f):
