@@ -105,9 +105,12 @@ static size_t bc_ll_default_max(int n)
  * KiB, 0.89-0.93 at 16-64 KiB, 0.44-0.54 at 256 KiB-1 MiB (launches either 1.1x faster or 3x
  * slower), 1.36 at 4 MiB; in place 0.69 at 4 KiB, 1.04-1.42 from 16 KiB
  * (results/coll/dev-2core-zen5-2026-12-01-stop55, run 1). Between 2 ranks launches there are
- * either fast or slow in place (16 KiB out of place 1.6-2.0 us or 5.5-6.5, through the scratch
- * 2.9-3.9 in all; 4 slow of 10): the medians decide. More ranks on AMD are not measured: the
- * rule of other CPUs there.
+ * either fast or slow in place out of place (16 KiB 1.6-2.0 us or 5.5-6.5, 256 KiB 15-20 or
+ * 64-71; through the scratch 2.9-3.9 and 31-40 in all): the slow ones those whose vCPUs lay far
+ * apart (a line's round trip over 400 ns; table5), 4 of 10, where the stores into the peer's dst
+ * cross the host's dies; in place wins in both states. The medians decide; choosing by the
+ * team's round trip would need every rank to read the same value before the same call. More
+ * ranks on AMD are not measured: the rule of other CPUs there.
  * Without the read (the benchmarks' default, as nccl-tests) the pushes had looked faster from 4
  * KiB: their cost moves to the caller's first read. */
 #define COLL_ZC_MIN 4096
