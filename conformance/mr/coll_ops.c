@@ -1186,6 +1186,12 @@ static void t_paths(vsym_team_t *team)
                    "all-reduce in place on symmetric buffers from %zu (out of place) and %zu (in "
                    "place), expected %zu and %zu",
                    c->ar_zc_min[0], c->ar_zc_min[1], out_min, in_min);
+        /* the fused ops' (vsym_coll_fused_zc_min): all-reduce + all-gather in place from 1 MiB
+         * on every CPU and core count, reduce-scatter + all-reduce never */
+        VSYM_CHECK(vsym_coll_fused_zc_min(c, 1) == 1024 * kib &&
+                       vsym_coll_fused_zc_min(c, 0) == SIZE_MAX,
+                   "fused ops in place from %zu and %zu, expected 1 MiB and never",
+                   vsym_coll_fused_zc_min(c, 1), vsym_coll_fused_zc_min(c, 0));
         expect_path(c, s, s + big, 16384, VSYM_COLL_AUTO,
                     65536 >= out_min ? "symmetric-in-place" : plain64, "symmetric buffers, 64 KiB");
         expect_path(c, s, s + big, big, VSYM_COLL_AUTO,

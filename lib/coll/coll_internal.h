@@ -220,6 +220,10 @@ int vsym_coll_zc_streams(int n, size_t bytes, int in_place);
 /* Point the publish probes of this process at the team's record of the last far probe (rank 0's
  * scratch; none where a peer is not mapped): at the start of every collective call. */
 void vsym_coll_publish_share(const vsym_coll_t *c);
+/* VSYM_COLL_ZEROCOPY_MIN for the fused ops (coll.c, beside the collectives' own rules): the
+ * smallest input in bytes of all-reduce + all-gather (ar_ag) or reduce-scatter + all-reduce whose
+ * two-shot modes run in place on symmetric buffers (SIZE_MAX: never). */
+size_t vsym_coll_fused_zc_min(const vsym_coll_t *c, int ar_ag);
 /* The team's last line round trip in ns: between ranks 0 and 1 (rtt_probe in coll.c), or where
  * ranks share cores between rank 0's CPU and another (vsym_coll_rtt_shared); 0: none yet, or not
  * measured here: VSYM_PUBLISH_STREAM not auto, a peer over verbs. */

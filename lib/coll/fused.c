@@ -9,8 +9,6 @@
 #include <string.h>
 #include "coll/coll_internal.h"
 
-#define FUSED_ZC_MIN ((size_t)1 << 20)
-
 static const char *const op_names[VSYM_FUSED_OP_COUNT] = {
     "allreduce", "allgather", "reducescatter", "allreduce_allgather", "reducescatter_allreduce"};
 static const char *const mode_names[VSYM_FUSED_MODE_COUNT] = {"auto", "oneshot", "twoshot",
@@ -669,37 +667,9 @@ static vsym_status_t run_baseline(vsym_fused_t *f, vsym_fused_op_t op, const cha
     return vsym_coll_allreduce(f->tp_coll, tmp, out, n, dtype, VSYM_RED_SUM, VSYM_COLL_AUTO);
 }
 
-/* The smallest input (bytes) of op whose two-shot modes run in place on symmetric buffers
- * (run_zerocopy): VSYM_COLL_ZEROCOPY_MIN where set, else all-reduce + all-gather from 1 MiB,
- * reduce-scatter + all-reduce never. Below it symmetric buffers take the ordinary paths. In place
- * each rank pushes its reduced segment into the peers' outputs, where the caller then reads it from
- * the pusher's cache; timed that way (vsym-bench fused --touch --consume: the input rewritten
- * before each call, the output read after it), f16, two launches, the baseline's time over the
- * two-shot's in place and over the ordinary two-shot's (through the scratch, the pushes into this
- * rank's output only): 16-core Intel guest, 4 and 8 ranks, all-reduce + all-gather 0.55-0.93
- * against 1.01-1.59 at 1-256 KiB (1.31-1.38 against 1.19-1.41 at 1 MiB), reduce-scatter +
- * all-reduce 0.65-1.06 (0.84-0.92 at 1 MiB), where the baseline wins; 2-vCPU Intel guest, 4 ranks,
- * two runs of three and four launches, all-reduce + all-gather 0.84-0.89 at 4-16 KiB (the
- * one-shot 1.21-1.36), 1.31-1.32 at 256 KiB against 1.36-1.39, reduce-scatter + all-reduce
- * 0.59-1.03 at 4-256 KiB (results/coll/device-16core-2026-11-29-stop54,
- * dev-2core-intel-2026-11-29-stop54). Without the read the in-place modes had looked 1.2-2.3x the
- * baseline's speed (3.4x with the input unchanged too). On the 2-core Zen 5 guest, 4 ranks (2 x 2,
- * on the 2 cores), six launches taking turns, against VSYM_COLL_ZEROCOPY_MIN=1G: the two-shot in
- * place 1.02-1.17x the baseline at 4-256 KiB where it ran 1.52-1.72x through the scratch
- * (AUTO 1.01-1.05x against 1.53-1.86x at 64-256 KiB), at 1 MiB 2.10x against 1.44x (234 us against
- * 392); reduce-scatter + all-reduce slower in place at every size from 16 KiB (the baseline's own
- * collectives too: 93 us against 47 at 256 KiB; results/coll/dev-2core-zen5-2026-12-01-stop55, run
- * 3). Hence 1 MiB where ranks share cores too (it was 256 KiB: on the 2-vCPU Intel guest 1.31-1.32x
- * there against 1.36-1.39x), and on AMD CPUs as on others (it was any size there, not measured). */
-static size_t zc_min(const vsym_fused_t *f, vsym_fused_op_t op)
-{
-    if (!f->coll->zc_auto) return f->coll->zc_min;
-    return op == VSYM_FUSED_ALLREDUCE_ALLGATHER ? FUSED_ZC_MIN : SIZE_MAX;
-}
-
 /* Whether in and out (n elements per rank of op) lie in symmetric buffers of the handler that
  * every rank reaches by load and store: then the baseline's collectives see them as their own,
- * and from zc_min the two-shot modes run in place (run_zerocopy). */
+ * and from vsym_coll_fused_zc_min the two-shot modes run in place (run_zerocopy). */
 static int in_place_buffers(const vsym_fused_t *f, vsym_fused_op_t op, const void *in,
                             const void *out, size_t n, size_t es, const vsym_coll_buf_t **ib_p,
                             const vsym_coll_buf_t **ob_p)
@@ -836,7 +806,7 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
 /* Whether the two-shot modes of op on bytes of input run in place (sym: symmetric buffers). */
 static int zc_runs(const vsym_fused_t *f, vsym_fused_op_t op, size_t bytes, int sym)
 {
-    return sym && bytes >= zc_min(f, op);
+    return sym && bytes >= vsym_coll_fused_zc_min(f->coll, op == VSYM_FUSED_ALLREDUCE_ALLGATHER);
 }
 
 /* The mode AUTO resolves to without a setting: the tuned one (the table of the kind of
