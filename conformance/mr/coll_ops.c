@@ -1169,8 +1169,8 @@ static void t_paths(vsym_team_t *team)
         /* Symmetric buffers read and written in place (VSYM_COLL_ZEROCOPY_MIN auto): out of
          * place from 1 MiB, in place from 4 KiB up to 4 ranks, from 256 KiB up to 8, from 1 MiB
          * beyond; on AMD CPUs up to 4 ranks in place from 16 KiB, out of place between 2 ranks
-         * with a core each from 16 KiB and where ranks share cores from 4 MiB; below, the path of
-         * ordinary buffers. */
+         * with a core each from 16 KiB (from 8 MiB while their cores lie far: t_cores_state) and
+         * where ranks share cores from 4 MiB; below, the path of ordinary buffers. */
         const int zamd = vsym_util_cpu_amd(), zown = vsym_util_core_per_rank();
         const size_t kib = 1024,
                      out_min = !zamd    ? 1024 * kib
@@ -1186,6 +1186,13 @@ static void t_paths(vsym_team_t *team)
                    "all-reduce in place on symmetric buffers from %zu (out of place) and %zu (in "
                    "place), expected %zu and %zu",
                    c->ar_zc_min[0], c->ar_zc_min[1], out_min, in_min);
+        /* out of place with the cores far (t_cores_state): from 8 MiB between 2 ranks with a
+         * core each on AMD CPUs, elsewhere as near */
+        const size_t far_min = zamd && zown && n == 2 ? 8192 * kib : out_min;
+        VSYM_CHECK(c->ar_zc_far_min == far_min,
+                   "all-reduce out of place on symmetric buffers with the cores far from %zu, "
+                   "expected %zu",
+                   c->ar_zc_far_min, far_min);
         /* the fused ops' (vsym_coll_fused_zc_min): all-reduce + all-gather in place from 1 MiB
          * on every CPU and core count, reduce-scatter + all-reduce never */
         VSYM_CHECK(vsym_coll_fused_zc_min(c, 1) == 1024 * kib &&
@@ -1480,6 +1487,75 @@ static double step_now(void)
         }                                                                                          \
     } while (0)
 
+/* The out-of-place all-reduce of symmetric buffers between 2 ranks with a core each on AMD CPUs
+ * takes its path by the cores' state (in place from 16 KiB near, from 8 MiB far), which rank 0
+ * finds by timing a line's round trip at the first call of 8 KiB or more and again after every 16
+ * MiB, and tells rank 1 at that call: both must take the same path at every call. Here on any
+ * CPU (an AMD CPU and a core per rank forced), rank 0's round trips taken as 600 ns (far) and
+ * then 100 (near): rank 1, which times none, follows. Calls of 64 KiB, each result checked (a
+ * rank that took the other path would time out or leave wrong sums). Beyond 2 ranks the state
+ * stays unknown and the path that of the cores near. */
+static void t_cores_state(vsym_team_t *team)
+{
+    int n = vsym_team_size(team), me = vsym_team_rank(team);
+    if (n == 2) {
+        vsym_util_cpu_amd_force(1);
+        vsym_util_core_per_rank_force(1);
+    }
+    vsym_coll_t *c;
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    const size_t count = 16384; /* 64 KiB of f32 */
+    float *s;
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, 2 * count * sizeof(float), (void **)&s));
+    float *d = s + count;
+    VSYM_CHECK(c->cores_far == -1, "cores' state %d before any call, expected -1", c->cores_far);
+    if (n != 2 || !c->all_direct) {
+        VSYM_CHECK(
+            c->ar_zc_far_min == c->ar_zc_min[0],
+            "%d ranks: out of place from %zu with the cores far, %zu near: expected the same", n,
+            c->ar_zc_far_min, c->ar_zc_min[0]);
+    } else {
+        VSYM_CHECK(c->ar_zc_far_min == (size_t)8 << 20 && c->ar_zc_min[0] == 16384,
+                   "out of place from %zu far and %zu near, expected 8 MiB and 16 KiB",
+                   c->ar_zc_far_min, c->ar_zc_min[0]);
+        expect_path(c, s, d, count, VSYM_COLL_AUTO, "symmetric-in-place", "64 KiB, state unknown");
+        if (me == 0) c->rtt_fake = 600;
+        /* call 1 probes (far); calls 2-256 make 16 MiB since; call 257 probes again (near) */
+        for (int call = 1; call <= 257; call++) {
+            if (call == 2 && me == 0) c->rtt_fake = 100;
+            for (size_t i = 0; i < count; i++)
+                s[i] = (float)(me + 1) * (float)(call % 61 + (int)(i % 13));
+            VSYM_CHECK_OK(
+                vsym_coll_allreduce(c, s, d, count, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO));
+            for (size_t i = 0; i < count; i++) {
+                const float want = 3.0f * (float)(call % 61 + (int)(i % 13));
+                if (d[i] != want) {
+                    VSYM_CHECK(0, "cores' state test, call %d: element %zu is %g, expected %g",
+                               call, i, (double)d[i], (double)want);
+                    break;
+                }
+            }
+            const int far = call < 257;
+            if (call == 1 || call == 256 || call == 257) {
+                VSYM_CHECK(c->cores_far == far,
+                           "rank %d after call %d: cores' state %d, expected %d (rank 0 timed "
+                           "%s)",
+                           me, call, c->cores_far, far, far ? "600 ns" : "100 ns");
+                expect_path(c, s, d, count, VSYM_COLL_AUTO, far ? "oneshot" : "symmetric-in-place",
+                            far ? "64 KiB, cores far" : "64 KiB, cores near");
+                expect_path(c, s, s, count, VSYM_COLL_AUTO, "symmetric-in-place",
+                            "64 KiB in place, either state");
+            }
+        }
+        VSYM_CHECK(vsym_coll_line_rtt(c) == 100, "the team's record %llu ns, expected 100",
+                   (unsigned long long)vsym_coll_line_rtt(c));
+    }
+    VSYM_CHECK_OK(vsym_coll_buffer_free(c, s));
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    vsym_util_cpu_amd_force(-1);
+    vsym_util_core_per_rank_force(-1);
+}
+
 int main(int argc, char **argv)
 {
     slow = argc > 1 && strcmp(argv[1], "--slow") == 0;
@@ -1527,6 +1603,7 @@ int main(int argc, char **argv)
     unsetenv("VSYM_NT_THRESHOLD");
     unsetenv("VSYM_COLL_ZEROCOPY_MIN");
     VSYM_CHECK_OK(vsym_settings_check());
+    if (!transport_scope) STEP(t_cores_state(world));
     /* What every rank publishes into its scratch (copies, the reductions of the two-shot and
      * ring paths) stored with non-temporal stores, as VSYM_PUBLISH_STREAM auto does where the
      * peers' lines are far. */

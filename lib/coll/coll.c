@@ -108,8 +108,8 @@ static size_t bc_ll_default_max(int n)
  * either fast or slow in place out of place (16 KiB 1.6-2.0 us or 5.5-6.5, 256 KiB 15-20 or
  * 64-71; through the scratch 2.9-3.9 and 31-40 in all): the slow ones those whose vCPUs lay far
  * apart (a line's round trip over 400 ns; table5), 4 of 10, where the stores into the peer's dst
- * cross the host's dies; in place wins in both states. The medians decide; choosing by the
- * team's round trip would need every rank to read the same value before the same call. More
+ * cross the host's dies; in place wins in both states. Out of place the path follows the state
+ * ranks 0 and 1 agreed at their last round trip (cores_far: ar_zc_far_rule, rtt_tell). More
  * ranks on AMD are not measured: the rule of other CPUs there.
  * Without the read (the benchmarks' default, as nccl-tests) the pushes had looked faster from 4
  * KiB: their cost moves to the caller's first read. */
@@ -121,6 +121,20 @@ static size_t bc_ll_default_max(int n)
 #define COLL_AR_ZC_IN_MIN_MANY ((size_t)1 << 20)
 #define COLL_AR_ZC_MIN_AMD ((size_t)16 << 10)
 #define COLL_AR_ZC_OUT_MIN_AMD_SHARED ((size_t)4 << 20)
+/* The all-reduce's out of place while the cores lie far (cores_far), where the rule (near_min)
+ * is AMD's between 2 ranks with a core each: from 8 MiB. 2-core Zen 5 guest, 2 ranks, launches
+ * taking turns, input rewritten before each call and the result read after it, medians of the
+ * launches whose rows ran far (3-4 of 20 each way), in place against the scratch: 16 KiB-4 MiB
+ * 1.3-2.5x its time (16 KiB 5.6 us against 2.6-3.3, 1 MiB 183-196 against 108-116), 8 MiB 0.86
+ * (1279 against 1480 us), 16 MiB 0.64-0.66; near (6-17 launches) 0.53-0.97 of its time from 16 KiB
+ * (results/coll/dev-2core-zen5-2026-12-02-stop56, runs 1-2). */
+#define COLL_AR_ZC_OUT_MIN_AMD_FAR ((size_t)8 << 20)
+static size_t ar_zc_far_rule(int n, size_t near_min)
+{
+    return vsym_util_cpu_amd() && vsym_util_core_per_rank() && n == 2 ? COLL_AR_ZC_OUT_MIN_AMD_FAR
+                                                                      : near_min;
+}
+
 static size_t ar_zc_rule(int n, int in_place)
 {
     const int amd = vsym_util_cpu_amd(), own = vsym_util_core_per_rank();
@@ -237,6 +251,8 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     if (c->zc_auto) c->zc_min = COLL_ZC_MIN;
     c->ar_zc_min[0] = c->zc_auto ? ar_zc_rule(c->n, 0) : c->zc_min;
     c->ar_zc_min[1] = c->zc_auto ? ar_zc_rule(c->n, 1) : c->zc_min;
+    c->ar_zc_far_min = c->zc_auto ? ar_zc_far_rule(c->n, c->ar_zc_min[0]) : c->zc_min;
+    c->cores_far = -1;
     c->all_direct = 1;
     for (int r = 0; r < c->n; r++) {
         c->peer[r] = r == c->me ? c->base : vsym_obj_peer_ptr(c->scratch, r);
@@ -690,7 +706,10 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
 {
     const size_t bytes = count * vsym_dtype_size(dtype);
     /* src and dst (disjoint, or the same) in symmetric buffers: read and written in place. */
-    if (zc_allowed(c, bytes, algo, chosen) && bytes >= c->ar_zc_min[src == dst] &&
+    const size_t zc_min = src == dst          ? c->ar_zc_min[1]
+                          : c->cores_far == 1 ? c->ar_zc_far_min
+                                              : c->ar_zc_min[0];
+    if (zc_allowed(c, bytes, algo, chosen) && bytes >= zc_min &&
         (src == dst || apart(src, bytes, dst, bytes))) {
         vsym_coll_buf_t *sb = vsym_coll_find_buf(c, src, bytes),
                         *db = sb ? vsym_coll_find_buf(c, dst, bytes) : NULL;
@@ -910,6 +929,9 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
  * symmetric buffers count a 16th of their bytes: probed at every call from 16 MiB, the symmetric
  * all-reduce of 8-32 MiB took 1.03-1.11x the time, every 8th call of 32 MiB within the noise);
  * rank 0 stores the shortest in the team's record, and a writer streams while it is over 250 ns.
+ * Between 2 ranks rank 0 then tells rank 1 whether that was near or far (rtt_tell), so that both
+ * take the all-reduce's path out of place by it (ar_zc_far_rule); those calls are timed from
+ * their first of 8 KiB in place too, their bytes counted whole.
  * A round counts only where the two ranks ran on two CPUs throughout and took under 5 us.
  * Every rank counts the same calls and bytes (the path and size are the same on every rank), so
  * ranks 0 and 1 probe together; the others only count.
@@ -956,10 +978,37 @@ void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes)
     }
 }
 
-static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
+/* Between 2 ranks rank 0 tells rank 1 what its round trips found (best, ns), in its second word
+ * of the ping line, which it writes again only after rank 1's replies at the next probe: near,
+ * far, or nothing where no round counted (the state stays). Both take it at the same call. */
+#define COLL_RTT_NONE 0
+#define COLL_RTT_NEAR 1
+#define COLL_RTT_FAR 2
+static vsym_status_t rtt_tell(vsym_coll_t *c, uint64_t best)
 {
+    const uint64_t seq = ++c->rtt_seq << 16;
+    int verdict;
+    if (c->me == 0) {
+        verdict = best >= VSYM_UTIL_RTT_VALID_NS ? COLL_RTT_NONE
+                  : vsym_util_rtt_far(best)      ? COLL_RTT_FAR
+                                                 : COLL_RTT_NEAR;
+        __atomic_store_n(ping_word(c, c->base) + 1, seq | (uint64_t)verdict, __ATOMIC_RELEASE);
+    } else {
+        const uint64_t *w = ping_word(c, c->peer[0]) + 1;
+        VSYM_TRY(vsym_coll_counter_wait(c, w, seq, 0, "line round trip (its verdict)"));
+        verdict = (int)(__atomic_load_n(w, __ATOMIC_ACQUIRE) & 0xffff);
+    }
+    if (verdict != COLL_RTT_NONE) c->cores_far = verdict == COLL_RTT_FAR;
+    return VSYM_OK;
+}
+
+/* by_state: a call whose path the cores' state decides (an all-reduce out of place where
+ * ar_zc_far_min differs): probed in place too, its bytes counted whole. */
+static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes, int by_state)
+{
+    const int zc_part = path == P_ZEROCOPY && !by_state;
     if (c->n < 2 || !c->all_direct || bytes < COLL_RTT_MIN_BYTES || path == P_NONE ||
-        path == P_COPY || (path == P_ZEROCOPY && bytes < COLL_ZC_FAR_STREAM_MIN) || path == P_LL ||
+        path == P_COPY || (zc_part && bytes < COLL_ZC_FAR_STREAM_MIN) || path == P_LL ||
         path == P_PCOPY || !vsym_util_publish_auto())
         return VSYM_OK;
     if (!vsym_util_core_per_rank()) {
@@ -967,7 +1016,7 @@ static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
         return VSYM_OK;
     }
     const int due = c->rtt_bytes == 0;
-    c->rtt_bytes += path == P_ZEROCOPY ? bytes / COLL_RTT_ZC_SHARE : bytes;
+    c->rtt_bytes += zc_part ? bytes / COLL_RTT_ZC_SHARE : bytes;
     if (c->rtt_bytes >= COLL_RTT_BYTES) c->rtt_bytes = 0; /* the next such call probes */
     if (!due || c->me > 1) return VSYM_OK;
     /* A word: the round's number above the CPU its writer ran on (16 bits); a round counts only
@@ -990,9 +1039,10 @@ static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes)
             __atomic_store_n(mine, seq | (uint16_t)sched_getcpu(), __ATOMIC_RELEASE);
         }
     }
+    if (c->me == 0 && c->rtt_fake != 0) best = c->rtt_fake;
     if (c->me == 0 && best < VSYM_UTIL_RTT_VALID_NS)
         __atomic_store_n(far_word(c, c->base) + 1, best, __ATOMIC_RELAXED);
-    return VSYM_OK;
+    return c->n == 2 ? rtt_tell(c, best) : VSYM_OK;
 }
 
 uint64_t vsym_coll_line_rtt(const vsym_coll_t *c)
@@ -1012,7 +1062,9 @@ vsym_status_t vsym_coll_begin(vsym_coll_t *c, vsym_coll_kind_t kind, const void 
     if (op_p != NULL) VSYM_TRY(vsym_coll_check_dtype_op(dtype, *op_p, kind_names[kind]));
     VSYM_TRY(coll_plan(c, kind, src, dst, count, dtype, algo, path_p, sb_p, db_p));
     vsym_coll_publish_share(c);
-    VSYM_TRY(rtt_probe(c, *path_p, count * vsym_dtype_size(dtype)));
+    VSYM_TRY(rtt_probe(c, *path_p, count * vsym_dtype_size(dtype),
+                       kind == VSYM_COLL_KIND_ALLREDUCE && src != dst &&
+                           c->ar_zc_far_min != c->ar_zc_min[0]));
     if (*path_p == P_COPY) {
         copy_bytes(dst, src, count * vsym_dtype_size(dtype));
         *path_p = P_NONE;

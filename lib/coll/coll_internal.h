@@ -115,6 +115,10 @@ struct vsym_coll {
     uint64_t rtt_last; /* ranks sharing cores: when rank 0 last timed one (vsym_coll_rtt_shared) */
     uint64_t rtt_wait; /* and how long it waits before the next (ns) */
     uint64_t rtt_tries;  /* and how many it has run (tests) */
+    uint64_t rtt_fake;   /* tests: rank 0 takes its round trips as this many ns (0: timed) */
+    int cores_far; /* 2 ranks, a core each: their cores' state as rank 0's last round trip found
+                    * it and told rank 1 at the same call (rtt_probe), so that both choose the
+                    * same path by it from the next call on: -1 unknown, 0 near, 1 far */
     int *pend[2];        /* pairwise: readers of the last phase of each parity, not yet done */
     int npend[2];
     char *tmp; /* landing area for gets from peers without a pointer (n x chunk) */
@@ -129,6 +133,7 @@ struct vsym_coll {
     size_t blk_ll_max; /* largest all-gather (a rank's), reduce-scatter, all-to-all (src) */
     size_t zc_min;     /* smallest collective read in place from symmetric buffers */
     size_t ar_zc_min[2]; /* the all-reduce's, out of place and in place (coll.c, ar_zc_rule) */
+    size_t ar_zc_far_min; /* the all-reduce's out of place while cores_far is 1 */
     int zc_auto;         /* VSYM_COLL_ZEROCOPY_MIN auto (not set): ar_zc_min and the fused
                           * two-shot modes' by rule */
     size_t pcopy_min; /* smallest all-to-all of ordinary buffers read with process-to-process
@@ -387,7 +392,8 @@ static inline uint64_t *far_word(const vsym_coll_t *c, char *base)
     return ll_done(c, base) + 8;
 }
 
-/* The line after that: a rank's word of the round trip's ping-pong (rtt_probe). */
+/* The line after that: a rank's word of the round trip's ping-pong (rtt_probe), then rank 0's
+ * verdict for rank 1 (rtt_tell). */
 static inline uint64_t *ping_word(const vsym_coll_t *c, char *base)
 {
     return far_word(c, base) + 8;

@@ -221,10 +221,15 @@ static uint64_t *publish_word;  /* vsym_util_publish_share */
  * 2-core AMD hosts, far 400-900; the bench's core_rtt_ns marks rows far from the same value). */
 #define PUBLISH_FAR_RTT_NS 250
 
+int vsym_util_rtt_far(uint64_t ns)
+{
+    return ns > PUBLISH_FAR_RTT_NS;
+}
+
 /* The team's record (word) says its cores are far: their last round trip over the limit. */
 static int team_far(const uint64_t *word)
 {
-    return word != NULL && __atomic_load_n(word + 1, __ATOMIC_RELAXED) > PUBLISH_FAR_RTT_NS;
+    return word != NULL && vsym_util_rtt_far(__atomic_load_n(word + 1, __ATOMIC_RELAXED));
 }
 
 void vsym_util_publish_share(uint64_t *word)

@@ -34,8 +34,17 @@ void vsym_util_cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
+static int cpu_amd_forced = -1; /* vsym_util_cpu_amd_force */
+
+void vsym_util_cpu_amd_force(int yes)
+{
+    __atomic_store_n(&cpu_amd_forced, yes < 0 ? -1 : !!yes, __ATOMIC_RELAXED);
+}
+
 int vsym_util_cpu_amd(void)
 {
+    const int forced = __atomic_load_n(&cpu_amd_forced, __ATOMIC_RELAXED);
+    if (forced >= 0) return forced;
 #if defined(__x86_64__)
     return __builtin_cpu_is("amd") != 0;
 #else

@@ -147,6 +147,9 @@ double vsym_backoff_elapsed(const vsym_backoff_t *b);
 void vsym_util_cpu_model(char *buf, size_t len);
 /* 1 on an AMD x86-64 CPU (the collectives' rules that differ by vendor). */
 int vsym_util_cpu_amd(void);
+/* Tests: -1 (the default) asks the CPU; 0 or 1 makes vsym_util_cpu_amd() say so (the rules of
+ * AMD CPUs tested on others). */
+void vsym_util_cpu_amd_force(int yes);
 
 /* 1 on a CPU emulated by qemu's TCG (hypervisor CPUID leaf "TCGTCGTCGTCG", or "TCG" in the model
  * name): pauses enter qemu's main loop, and 16-byte vector accesses may be split in two. */
@@ -238,6 +241,8 @@ int vsym_util_publish_auto(void);
 /* 1 where VSYM_PUBLISH_STREAM is on, or auto decides and the team's record (below) holds a line
  * round trip over 250 ns: the cores far. */
 int vsym_util_publish_far(void);
+/* 1 where a line's round trip of ns between two cores says they lie far (over 250 ns). */
+int vsym_util_rtt_far(uint64_t ns);
 /* The node's record of the last far probe (NULL: none, the default): two words in memory every
  * rank of the node maps (a collective handle's scratch). A probe that finds the lines far, after
  * one that did too, stores its time in word[0]; one that finds them near streams all the same
