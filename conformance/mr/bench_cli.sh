@@ -317,15 +317,16 @@ EOF
 compare)
   with_references
   "$root/benches/peers/compare" --build "$build" --quick -b 8 -e 1M -f 32 --coll \
-    --coll-max 256K --bound-min 256K --out "$work/c" > "$work/out" 2> "$work/err" ||
+    --coll-max 512K --bound-min 256K --out "$work/c" > "$work/out" 2> "$work/err" ||
     fail "compare: $(cat "$work/out" "$work/err")"
   cat "$work/out"
   grep -q "vsym/OSHMEM" "$work/out" || fail "no vsym/OSHMEM column"
   grep -q "vsym/memcpy" "$work/out" || fail "no vsym/memcpy column"
   [ -s "$work/c/compare.jsonl" ] || fail "no compare.jsonl"
   # The collectives against Open MPI: a row per size (8 B, 256 B, 8 KiB, 256 KiB) in each table,
-  # every time and ratio a number; the all-reduce's bound fractions from 256 KiB, measured back to
-  # back in a table of their own; then the same tables with src rewritten before each call
+  # and the all-reduce's at 512 KiB too (--coll-max, which the sweep by 32 passes by), every time
+  # and ratio a number; the all-reduce's bound fractions from 256 KiB, measured back to back in a
+  # table of their own; then the same tables with src rewritten before each call
   # (--touch: 32 KiB and 512 KiB, no bound); then the all-reduce's tables and bound at 4 ranks
   # (--coll-ranks' default) and the fused pairs against Open MPI's sequence; no wrong value
   # recorded.
@@ -345,7 +346,8 @@ for suite, mode, title, hdr, rows in tables:
     touch = "--touch" in title
     cols = hdr.split()
     rows = [r.split() for r in rows.strip().split("\n")]
-    sizes = [32768, 524288] if touch else [8, 256, 8192, 262144]
+    sizes = [32768, 524288] if touch else [8, 256, 8192, 262144] + (
+        [524288] if suite == "allreduce" else [])
     if [int(r[0]) for r in rows] != sizes:
         sys.exit(f"FAIL: {suite} {mode} {title}: sizes {[r[0] for r in rows]}, expected {sizes}")
     if "vsym/MPI" not in cols or "bound" in cols:
@@ -362,7 +364,7 @@ if [m[0] for m in many] != ["out-of-place", "in-place"]:
     sys.exit(f"FAIL: the 4-rank all-reduce tables {[m[0] for m in many]}")
 for mode, hdr, rows in many:
     cols, rows = hdr.split(), [r.split() for r in rows.strip().split("\n")]
-    if [int(r[0]) for r in rows] != [8, 256, 8192, 262144] or any(
+    if [int(r[0]) for r in rows] != [8, 256, 8192, 262144, 524288] or any(
             len(r) != len(cols) or 0 in map(float, r[1:4]) or not re.fullmatch(r"[fn]{3}", r[-1])
             for r in rows):
         sys.exit(f"FAIL: the 4-rank all-reduce {mode}: rows {rows} (columns {cols})")
@@ -373,7 +375,8 @@ for n in (2, 4):
     if len(bound) != 1:
         sys.exit(f"FAIL: {len(bound)} tables of the all-reduce's bound at {n} ranks, 1 expected")
     cols, rows = bound[0][0].split(), [r.split() for r in bound[0][1].strip().split("\n")]
-    if [(r[0], r[1]) for r in rows] != [("262144", "out-of-place"), ("262144", "in-place")] or \
+    if [(r[0], r[1]) for r in rows] != [(str(s), m) for s in (262144, 524288)
+                                        for m in ("out-of-place", "in-place")] or \
             any(len(r) != len(cols) or not all(float(x) > 0 for x in r[2:-1]) or
                 not re.fullmatch(r"[fn]{2}", r[-1]) for r in rows):
         sys.exit(f"FAIL: the bound's rows at {n} ranks {rows} (columns {cols})")
@@ -390,9 +393,9 @@ recs = [r for r in recs if r.get("pass") != "bound"]
 for n in (2, 4):
     b = [r for r in bd if r.get("np") == n]
     if sorted((r["tool"], r.get("copy", "-")) for r in b if r["op"] in ("memcpy", "allreduce")) \
-            != [("memcpy-bench", "alone"), ("memcpy-bench", "loaded")] + \
-            [("vsym-bench", "-")] * 4 or any(r.get("wrong", 0) != 0 or r["size"] != 262144
-                                              for r in b) or \
+            != [("memcpy-bench", "alone"), ("memcpy-bench", "alone"), ("memcpy-bench", "loaded"),
+                ("memcpy-bench", "loaded")] + [("vsym-bench", "-")] * 8 or \
+            any(r.get("wrong", 0) != 0 or r["size"] not in (262144, 524288) for r in b) or \
             any(r["config"]["ranks"] != n for r in b if r["tool"] == "vsym-bench"):
         sys.exit(f"FAIL: the bound's records at {n} ranks "
                  f"{[(r['tool'], r['op'], r['mode']) for r in b]}")
@@ -423,18 +426,18 @@ if not fv or any(r["wrong"] != 0 or r["config"]["ranks"] != 4 or r.get("input_by
 recs = [r for r in recs if r["suite"] != "fused"]
 ar4 = [r for r in recs if r.get("tool") == "vsym-bench" and r["config"].get("ranks") == 4]
 mpi4 = [r for r in recs if r.get("tool") == "mpi-coll" and r["config"].get("ranks") == 4]
-if len(ar4) != 16 or any(r["suite"] != "allreduce" or r["wrong"] != 0 for r in ar4) or \
-        len(mpi4) != 8 or any(r["suite"] != "allreduce" for r in mpi4):
-    sys.exit(f"FAIL: {len(ar4)} vsym records at 4 ranks (16 all-reduces, #wrong 0), "
-             f"{len(mpi4)} mpi-coll's (8 all-reduces)")
+if len(ar4) != 20 or any(r["suite"] != "allreduce" or r["wrong"] != 0 for r in ar4) or \
+        len(mpi4) != 10 or any(r["suite"] != "allreduce" for r in mpi4):
+    sys.exit(f"FAIL: {len(ar4)} vsym records at 4 ranks (20 all-reduces, #wrong 0), "
+             f"{len(mpi4)} mpi-coll's (10 all-reduces)")
 recs = [r for r in recs if r["config"].get("ranks") != 4]
 ar = [r for r in recs if r.get("tool") == "vsym-bench" and r["suite"] == "allreduce"]
 art = [r for r in ar if r.get("touch") is True]
 mpi = [r for r in recs if r.get("tool") == "mpi-coll"]
 mpit = [r for r in mpi if r.get("touch") is True]
-if len(ar) != 24 or len(art) != 8 or any(r["wrong"] != 0 for r in ar) or not mpit or \
+if len(ar) != 28 or len(art) != 8 or any(r["wrong"] != 0 for r in ar) or not mpit or \
         len(mpit) == len(mpi) or any(r.get("consume") is not True for r in art + mpit):
-    sys.exit(f"FAIL: {len(ar)} vsym all-reduce records ({len(art)} touched; 24 and 8 expected, "
+    sys.exit(f"FAIL: {len(ar)} vsym all-reduce records ({len(art)} touched; 28 and 8 expected, "
              f"#wrong 0), {len(mpi)} mpi-coll ({len(mpit)} touched)")
 # Each collective's tables say in which state of the cores each program's rows ran.
 for who in ("vsym", "Open MPI"):
