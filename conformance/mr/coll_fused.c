@@ -336,7 +336,9 @@ static void untuned_rule(vsym_fused_t *f)
         const size_t zc_from =
             op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? SIZE_MAX : (size_t)1 << 20;
         for (size_t bytes = 512; bytes <= ((size_t)1 << 20); bytes *= 2) {
-            if (bytes > 65536 && bytes != zc_from && bytes != zc_from / 2) continue;
+            if (bytes > 65536 && bytes != zc_from && bytes != zc_from / 2 &&
+                bytes != ((size_t)1 << 20))
+                continue;
             size_t n = bytes / 2 / (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE ? (size_t)dp : 1);
             vsym_fused_mode_t plain =
                 vsym_fused_select_mode(f, (vsym_fused_op_t)op, n, VSYM_DTYPE_BF16);
@@ -364,6 +366,19 @@ static void untuned_rule(vsym_fused_t *f)
             VSYM_CHECK(m == plain, "%s, %zu bytes, ordinary buffers: %s, expected %s",
                        vsym_fused_op_name((vsym_fused_op_t)op), bytes, vsym_fused_mode_name(m),
                        vsym_fused_mode_name(plain));
+            /* the two-shot mode run on them: in place from zc_from alone (1 MiB and its half;
+             * reduce-scatter + all-reduce 1 MiB, never) */
+            if (bytes > 65536 && two != VSYM_FUSED_ONESHOT) {
+                const uint64_t before = vsym_fused_in_place_runs(f);
+                VSYM_CHECK_OK(
+                    vsym_fused_run(f, (vsym_fused_op_t)op, two, si, so, n, VSYM_DTYPE_BF16));
+                VSYM_CHECK(vsym_fused_in_place_runs(f) - before == (uint64_t)zc,
+                           "%s, %zu bytes, symmetric buffers, %s: %s in place, expected %s",
+                           vsym_fused_op_name((vsym_fused_op_t)op), bytes,
+                           vsym_fused_mode_name(two),
+                           vsym_fused_in_place_runs(f) == before ? "not run" : "run",
+                           zc ? "run" : "not run");
+            }
         }
     }
     VSYM_CHECK_OK(vsym_fused_buffer_free(f, so));

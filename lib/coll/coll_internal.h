@@ -229,6 +229,8 @@ void vsym_coll_publish_share(const vsym_coll_t *c);
  * smallest input in bytes of all-reduce + all-gather (ar_ag) or reduce-scatter + all-reduce whose
  * two-shot modes run in place on symmetric buffers (SIZE_MAX: never). */
 size_t vsym_coll_fused_zc_min(const vsym_coll_t *c, int ar_ag);
+/* The fused calls of f whose two-shot modes ran in place so far (fused.c; tests). */
+uint64_t vsym_fused_in_place_runs(const vsym_fused_t *f);
 /* The team's last line round trip in ns: between ranks 0 and 1 (rtt_probe in coll.c), or where
  * ranks share cores between rank 0's CPU and another (vsym_coll_rtt_shared); 0: none yet, or not
  * measured here: VSYM_PUBLISH_STREAM not auto, a peer over verbs. */

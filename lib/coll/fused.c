@@ -48,7 +48,13 @@ struct vsym_fused {
         unsigned long gen;
         vsym_fused_mode_t mode;
     } auto_last;
+    uint64_t in_place_runs; /* calls whose two-shot modes ran in place (run_zerocopy; tests) */
 };
+
+uint64_t vsym_fused_in_place_runs(const vsym_fused_t *f)
+{
+    return f->in_place_runs;
+}
 
 VSYM_API const char *vsym_fused_op_name(vsym_fused_op_t op)
 {
@@ -925,8 +931,11 @@ VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *f, vsym_fused_op_t op, vsym_
                          "overlap",
                          inb, in, outb, out);
     if (n == 0) return VSYM_OK;
-    if ((mode == VSYM_FUSED_TWOSHOT || mode == VSYM_FUSED_FEWEST_BYTES) && zc_runs(f, op, inb, sym))
+    if ((mode == VSYM_FUSED_TWOSHOT || mode == VSYM_FUSED_FEWEST_BYTES) &&
+        zc_runs(f, op, inb, sym)) {
+        f->in_place_runs++;
         return run_zerocopy(f, op, ib, in, ob, out, n, dtype);
+    }
     if (mode != VSYM_FUSED_BASELINE) vsym_coll_rtt_shared(f->coll, inb);
     switch (mode) {
     case VSYM_FUSED_BASELINE:
