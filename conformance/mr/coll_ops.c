@@ -1170,11 +1170,12 @@ static void t_paths(vsym_team_t *team)
          * place from 1 MiB, in place from 4 KiB up to 4 ranks, from 256 KiB up to 8, from 1 MiB
          * beyond; on AMD CPUs up to 4 ranks in place from 16 KiB, out of place between 2 ranks
          * with a core each from 16 KiB (from 8 MiB while their cores lie far: t_cores_state) and
-         * where ranks share cores from 4 MiB; below, the path of ordinary buffers. */
+         * up to 4 ranks sharing cores from 256 KiB (4 MiB far; beyond 4 ranks 4 MiB); below, the
+         * path of ordinary buffers. */
         const int zamd = vsym_util_cpu_amd(), zown = vsym_util_core_per_rank();
         const size_t kib = 1024,
                      out_min = !zamd    ? 1024 * kib
-                               : !zown  ? 4096 * kib
+                               : !zown  ? (n <= 4 ? 256 : 4096) * kib
                                : n <= 2 ? 16 * kib
                                         : 1024 * kib,
                      in_min = n > 8   ? 1024 * kib
@@ -1186,9 +1187,12 @@ static void t_paths(vsym_team_t *team)
                    "all-reduce in place on symmetric buffers from %zu (out of place) and %zu (in "
                    "place), expected %zu and %zu",
                    c->ar_zc_min[0], c->ar_zc_min[1], out_min, in_min);
-        /* out of place with the cores far (t_cores_state): from 8 MiB between 2 ranks with a
-         * core each on AMD CPUs, elsewhere as near */
-        const size_t far_min = zamd && zown && n == 2 ? 8192 * kib : out_min;
+        /* out of place with the cores far (t_cores_state): on AMD CPUs from 8 MiB between 2
+         * ranks with a core each and from 4 MiB up to 4 ranks sharing cores, elsewhere as near */
+        const size_t far_min = !zamd              ? out_min
+                               : zown             ? (n == 2 ? 8192 * kib : out_min)
+                               : n >= 2 && n <= 4 ? 4096 * kib
+                                                  : out_min;
         VSYM_CHECK(c->ar_zc_far_min == far_min,
                    "all-reduce out of place on symmetric buffers with the cores far from %zu, "
                    "expected %zu",
@@ -1487,64 +1491,80 @@ static double step_now(void)
         }                                                                                          \
     } while (0)
 
-/* The out-of-place all-reduce of symmetric buffers between 2 ranks with a core each on AMD CPUs
- * takes its path by the cores' state (in place from 16 KiB near, from 8 MiB far), which rank 0
- * finds by timing a line's round trip at the first call of 8 KiB or more and again after every 16
- * MiB, and tells rank 1 at that call: both must take the same path at every call. Here on any
- * CPU (an AMD CPU and a core per rank forced), rank 0's round trips taken as 600 ns (far) and
- * then 100 (near): rank 1, which times none, follows. Calls of 64 KiB, each result checked (a
- * rank that took the other path would time out or leave wrong sums). Beyond 2 ranks the state
- * stays unknown and the path that of the cores near. */
+/* The out-of-place all-reduce of symmetric buffers on AMD CPUs takes its path by the cores' state
+ * (between 2 ranks with a core each in place from 16 KiB near, from 8 MiB far; up to 4 ranks
+ * sharing cores from 256 KiB near, 4 MiB far). Rank 0 finds the state by timing a line's round
+ * trip (with rank 1, or against a thread of its own where ranks share cores) and tells the others
+ * at the first such call of 8 KiB or more and again after every 16 MiB of them: every rank must
+ * take the same path at every call. Here on any CPU (an AMD CPU forced, and a core per rank
+ * between 2 ranks, shared cores with 3 or 4), rank 0's round trips taken as 600 ns (far), then
+ * 100 (near): the other ranks, which time none, follow. Each result checked (a rank that took the
+ * other path would time out or leave wrong sums). Beyond 4 ranks the state stays unknown and the
+ * path that of the cores near. */
 static void t_cores_state(vsym_team_t *team)
 {
     int n = vsym_team_size(team), me = vsym_team_rank(team);
-    if (n == 2) {
+    const int own = n == 2, shared = n == 3 || n == 4;
+    if (own || shared) {
         vsym_util_cpu_amd_force(1);
-        vsym_util_core_per_rank_force(1);
+        vsym_util_core_per_rank_force(own);
     }
     vsym_coll_t *c;
     VSYM_CHECK_OK(vsym_coll_create(team, &c));
-    const size_t count = 16384; /* 64 KiB of f32 */
-    float *s;
-    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, 2 * count * sizeof(float), (void **)&s));
+    /* 64 KiB of f32 between 2 ranks, 256 KiB where ranks share cores: in place near only */
+    const size_t count = own ? 16384 : 65536, bytes = count * sizeof(float);
+    const int calls = (int)(((size_t)16 << 20) / bytes) + 1; /* the last one probes again */
+    float *s, *x = malloc(2 * bytes);
+    VSYM_CHECK(x != NULL, "no memory");
+    VSYM_CHECK_OK(vsym_coll_buffer_alloc(c, 2 * bytes, (void **)&s));
     float *d = s + count;
     VSYM_CHECK(c->cores_far == -1, "cores' state %d before any call, expected -1", c->cores_far);
-    if (n != 2 || !c->all_direct) {
+    if (!(own || shared) || !c->all_direct) {
         VSYM_CHECK(
             c->ar_zc_far_min == c->ar_zc_min[0],
             "%d ranks: out of place from %zu with the cores far, %zu near: expected the same", n,
             c->ar_zc_far_min, c->ar_zc_min[0]);
     } else {
-        VSYM_CHECK(c->ar_zc_far_min == (size_t)8 << 20 && c->ar_zc_min[0] == 16384,
-                   "out of place from %zu far and %zu near, expected 8 MiB and 16 KiB",
-                   c->ar_zc_far_min, c->ar_zc_min[0]);
-        expect_path(c, s, d, count, VSYM_COLL_AUTO, "symmetric-in-place", "64 KiB, state unknown");
+        const size_t near_min = own ? 16384 : 262144, far_min = (size_t)(own ? 8 : 4) << 20;
+        VSYM_CHECK(c->ar_zc_far_min == far_min && c->ar_zc_min[0] == near_min,
+                   "%d ranks%s: out of place from %zu far and %zu near, expected %zu and %zu", n,
+                   own ? ", a core each" : " sharing cores", c->ar_zc_far_min, c->ar_zc_min[0],
+                   far_min, near_min);
+        /* the ordinary buffers' path of the size: the symmetric ones' while the cores lie far */
+        const char *plain = vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, x, x + count, count,
+                                           VSYM_DTYPE_F32, 0, VSYM_COLL_AUTO);
+        VSYM_CHECK(plain != NULL && strcmp(plain, "symmetric-in-place") != 0,
+                   "ordinary buffers' path %s", plain ? plain : "(none)");
+        expect_path(c, s, d, count, VSYM_COLL_AUTO, "symmetric-in-place", "state unknown");
         if (me == 0) c->rtt_fake = 600;
-        /* call 1 probes (far); calls 2-256 make 16 MiB since; call 257 probes again (near) */
-        for (int call = 1; call <= 257; call++) {
-            if (call == 2 && me == 0) c->rtt_fake = 100;
+        /* call 1 probes (far); the calls after it make 16 MiB; the last probes again (near) */
+        for (int call = 1; call <= calls; call++) {
+            if (call == 2 && me == 0) {
+                c->rtt_fake = 100;
+                c->rtt_last = vsym_util_time_ns() - 2000000000u; /* rank 0's thread probe due */
+            }
             for (size_t i = 0; i < count; i++)
                 s[i] = (float)(me + 1) * (float)(call % 61 + (int)(i % 13));
             VSYM_CHECK_OK(
                 vsym_coll_allreduce(c, s, d, count, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO));
             for (size_t i = 0; i < count; i++) {
-                const float want = 3.0f * (float)(call % 61 + (int)(i % 13));
+                const float want = (float)(n * (n + 1) / 2) * (float)(call % 61 + (int)(i % 13));
                 if (d[i] != want) {
                     VSYM_CHECK(0, "cores' state test, call %d: element %zu is %g, expected %g",
                                call, i, (double)d[i], (double)want);
                     break;
                 }
             }
-            const int far = call < 257;
-            if (call == 1 || call == 256 || call == 257) {
+            const int far = call < calls;
+            if (call == 1 || call == calls - 1 || call == calls) {
                 VSYM_CHECK(c->cores_far == far,
-                           "rank %d after call %d: cores' state %d, expected %d (rank 0 timed "
-                           "%s)",
-                           me, call, c->cores_far, far, far ? "600 ns" : "100 ns");
-                expect_path(c, s, d, count, VSYM_COLL_AUTO, far ? "oneshot" : "symmetric-in-place",
-                            far ? "64 KiB, cores far" : "64 KiB, cores near");
+                           "rank %d of %d after call %d: cores' state %d, expected %d (rank 0 "
+                           "timed %s)",
+                           me, n, call, c->cores_far, far, far ? "600 ns" : "100 ns");
+                expect_path(c, s, d, count, VSYM_COLL_AUTO, far ? plain : "symmetric-in-place",
+                            far ? "cores far" : "cores near");
                 expect_path(c, s, s, count, VSYM_COLL_AUTO, "symmetric-in-place",
-                            "64 KiB in place, either state");
+                            "in place, either state");
             }
         }
         VSYM_CHECK(vsym_coll_line_rtt(c) == 100, "the team's record %llu ns, expected 100",
@@ -1552,6 +1572,7 @@ static void t_cores_state(vsym_team_t *team)
     }
     VSYM_CHECK_OK(vsym_coll_buffer_free(c, s));
     VSYM_CHECK_OK(vsym_coll_destroy(c));
+    free(x);
     vsym_util_cpu_amd_force(-1);
     vsym_util_core_per_rank_force(-1);
 }

@@ -109,8 +109,9 @@ static size_t bc_ll_default_max(int n)
  * 64-71; through the scratch 2.9-3.9 and 31-40 in all): the slow ones those whose vCPUs lay far
  * apart (a line's round trip over 400 ns; table5), 4 of 10, where the stores into the peer's dst
  * cross the host's dies; in place wins in both states. Out of place the path follows the state
- * ranks 0 and 1 agreed at their last round trip (cores_far: ar_zc_far_rule, rtt_tell). More
- * ranks on AMD are not measured: the rule of other CPUs there.
+ * the team agreed at its last round trip (cores_far: ar_zc_far_rule, rtt_tell), between 2 ranks
+ * with a core each and up to 4 ranks sharing cores. More ranks on AMD are not measured: the rule
+ * of other CPUs there (ranks sharing cores: from 4 MiB).
  * Without the read (the benchmarks' default, as nccl-tests) the pushes had looked faster from 4
  * KiB: their cost moves to the caller's first read. */
 #define COLL_ZC_MIN 4096
@@ -121,26 +122,34 @@ static size_t bc_ll_default_max(int n)
 #define COLL_AR_ZC_IN_MIN_MANY ((size_t)1 << 20)
 #define COLL_AR_ZC_MIN_AMD ((size_t)16 << 10)
 #define COLL_AR_ZC_OUT_MIN_AMD_SHARED ((size_t)4 << 20)
-/* The all-reduce's out of place while the cores lie far (cores_far), where the rule (near_min)
- * is AMD's between 2 ranks with a core each: from 8 MiB. 2-core Zen 5 guest, 2 ranks, launches
+#define COLL_AR_ZC_OUT_MIN_AMD_SHARED_NEAR ((size_t)256 << 10)
+/* The all-reduce's out of place while the cores lie far (cores_far), where the rule (near_min,
+ * also while the state is unknown) is AMD's: between 2 ranks with a core each from 8 MiB (near
+ * 16 KiB), up to 4 ranks sharing cores from 4 MiB (near 256 KiB). 2-core Zen 5 guest, launches
  * taking turns, input rewritten before each call and the result read after it, medians of the
- * launches whose rows ran far (3-4 of 20 each way), in place against the scratch: 16 KiB-4 MiB
- * 1.3-2.5x its time (16 KiB 5.6 us against 2.6-3.3, 1 MiB 183-196 against 108-116), 8 MiB 0.86
- * (1279 against 1480 us), 16 MiB 0.64-0.66; near (6-17 launches) 0.53-0.97 of its time from 16 KiB
- * (results/coll/dev-2core-zen5-2026-12-02-stop56, runs 1-2). */
+ * launches by the state their rows ran in, in place against the scratch
+ * (results/coll/dev-2core-zen5-2026-12-02-stop56):
+ *  - 2 ranks (runs 1-2), far (3-4 of 20 launches each way): 16 KiB-4 MiB 1.3-2.5x its time (16
+ *    KiB 5.6 us against 2.6-3.3, 1 MiB 183-196 against 108-116), 8 MiB 0.86 (1279 against 1480
+ *    us), 16 MiB 0.64-0.66; near (6-17 launches) 0.53-0.97 of its time from 16 KiB;
+ *  - 4 ranks (run 4, 16 launches each way, 5-7 far): near 1.13x its time at 64 KiB, 0.85 at 256
+ *    KiB, 0.66 at 1 MiB (130 us against 196); far 1.5-1.7x at 64 KiB-1 MiB (1 MiB 516 against
+ *    342), 0.93 at 4 MiB. */
 #define COLL_AR_ZC_OUT_MIN_AMD_FAR ((size_t)8 << 20)
 static size_t ar_zc_far_rule(int n, size_t near_min)
 {
-    return vsym_util_cpu_amd() && vsym_util_core_per_rank() && n == 2 ? COLL_AR_ZC_OUT_MIN_AMD_FAR
-                                                                      : near_min;
+    if (!vsym_util_cpu_amd()) return near_min;
+    if (vsym_util_core_per_rank()) return n == 2 ? COLL_AR_ZC_OUT_MIN_AMD_FAR : near_min;
+    return n >= 2 && n <= 4 ? COLL_AR_ZC_OUT_MIN_AMD_SHARED : near_min;
 }
 
 static size_t ar_zc_rule(int n, int in_place)
 {
     const int amd = vsym_util_cpu_amd(), own = vsym_util_core_per_rank();
     if (!in_place)
-        return !amd     ? COLL_AR_ZC_OUT_MIN
-               : !own   ? COLL_AR_ZC_OUT_MIN_AMD_SHARED
+        return !amd ? COLL_AR_ZC_OUT_MIN
+               : !own
+                   ? (n <= 4 ? COLL_AR_ZC_OUT_MIN_AMD_SHARED_NEAR : COLL_AR_ZC_OUT_MIN_AMD_SHARED)
                : n <= 2 ? COLL_AR_ZC_MIN_AMD
                         : COLL_AR_ZC_OUT_MIN;
     return n <= 4   ? (amd ? COLL_AR_ZC_MIN_AMD : COLL_ZC_MIN)
@@ -931,7 +940,8 @@ static vsym_status_t coll_plan(const vsym_coll_t *c, vsym_coll_kind_t kind, cons
  * rank 0 stores the shortest in the team's record, and a writer streams while it is over 250 ns.
  * Between 2 ranks rank 0 then tells rank 1 whether that was near or far (rtt_tell), so that both
  * take the all-reduce's path out of place by it (ar_zc_far_rule); those calls are timed from
- * their first of 8 KiB in place too, their bytes counted whole.
+ * their first of 8 KiB in place too, their bytes counted whole. Where ranks share cores rank 0
+ * tells the others its record likewise (rtt_agree_shared).
  * A round counts only where the two ranks ran on two CPUs throughout and took under 5 us.
  * Every rank counts the same calls and bytes (the path and size are the same on every rank), so
  * ranks 0 and 1 probe together; the others only count.
@@ -966,7 +976,7 @@ void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes)
     if (c->rtt_last != 0 && now - c->rtt_last < c->rtt_wait) return;
     c->rtt_last = now;
     c->rtt_tries++;
-    const uint64_t t = vsym_util_thread_line_rtt();
+    const uint64_t t = c->rtt_fake != 0 ? c->rtt_fake : vsym_util_thread_line_rtt();
     if (t != 0) {
         __atomic_store_n(far_word(c, c->base) + 1, t, __ATOMIC_RELAXED);
         c->rtt_wait = COLL_RTT_SHARED_EVERY_NS;
@@ -978,9 +988,12 @@ void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes)
     }
 }
 
-/* Between 2 ranks rank 0 tells rank 1 what its round trips found (best, ns), in its second word
- * of the ping line, which it writes again only after rank 1's replies at the next probe: near,
- * far, or nothing where no round counted (the state stays). Both take it at the same call. */
+/* Rank 0 tells the others what its round trips found (best, ns; UINT64_MAX none), in its second
+ * word of the ping line: near, far, or nothing where no round counted (the state stays). Every
+ * rank takes it at the same call. Rank 0 writes it again only after the next call has begun on
+ * every rank: between 2 ranks with a core each after rank 1's replies at the next probe, where
+ * ranks share cores at a later all-reduce (rtt_agree_shared), after this one, which no rank
+ * finishes before every rank has entered it. */
 #define COLL_RTT_NONE 0
 #define COLL_RTT_NEAR 1
 #define COLL_RTT_FAR 2
@@ -1002,6 +1015,19 @@ static vsym_status_t rtt_tell(vsym_coll_t *c, uint64_t best)
     return VSYM_OK;
 }
 
+/* Where ranks share cores, rank 0 times the round trip alone (vsym_coll_rtt_shared) and tells
+ * the others its record at the first all-reduce whose path the cores' state decides, and again
+ * once such calls have moved 16 MiB since. */
+static vsym_status_t rtt_agree_shared(vsym_coll_t *c, size_t bytes)
+{
+    const int due = c->rtt_bytes == 0;
+    c->rtt_bytes += bytes;
+    if (c->rtt_bytes >= COLL_RTT_BYTES) c->rtt_bytes = 0;
+    if (!due) return VSYM_OK;
+    const uint64_t t = c->me == 0 ? __atomic_load_n(far_word(c, c->base) + 1, __ATOMIC_RELAXED) : 0;
+    return rtt_tell(c, t == 0 ? UINT64_MAX : t);
+}
+
 /* by_state: a call whose path the cores' state decides (an all-reduce out of place where
  * ar_zc_far_min differs): probed in place too, its bytes counted whole. */
 static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes, int by_state)
@@ -1012,8 +1038,8 @@ static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes, i
         path == P_PCOPY || !vsym_util_publish_auto())
         return VSYM_OK;
     if (!vsym_util_core_per_rank()) {
-        if (path != P_ZEROCOPY) vsym_coll_rtt_shared(c, bytes);
-        return VSYM_OK;
+        if (path != P_ZEROCOPY || by_state) vsym_coll_rtt_shared(c, bytes);
+        return by_state ? rtt_agree_shared(c, bytes) : VSYM_OK;
     }
     const int due = c->rtt_bytes == 0;
     c->rtt_bytes += zc_part ? bytes / COLL_RTT_ZC_SHARE : bytes;
