@@ -319,6 +319,23 @@ static void untuned_rule(vsym_fused_t *f)
                    vsym_fused_op_name(cases[i].op), cases[i].n, wn / dp, dp, nodes,
                    vsym_fused_mode_name(m), vsym_fused_mode_name(want));
     }
+    /* Reduce-scatter + all-reduce of f32: one exchange as of 2-byte elements, but on AMD CPUs
+     * where ranks share cores only to 16 KiB of input (the baseline reduces f32 faster) */
+    if ((vsym_fused_valid_ops(f) & (1u << VSYM_FUSED_REDUCESCATTER_ALLREDUCE)) && wn <= 8) {
+        const size_t f32_max = shared && amd ? 16384 : one_max2, n32 = f32_max / (4 * (size_t)dp);
+        for (size_t n = n32; n <= n32 + 1; n++) {
+            vsym_fused_mode_t want = nodes > 1  ? (base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT)
+                                     : n == n32 ? VSYM_FUSED_ONESHOT
+                                     : base     ? VSYM_FUSED_BASELINE
+                                                : two;
+            vsym_fused_mode_t m =
+                vsym_fused_select_mode(f, VSYM_FUSED_REDUCESCATTER_ALLREDUCE, n, VSYM_DTYPE_F32);
+            VSYM_CHECK(m == want,
+                       "reducescatter_allreduce, f32, %zu bytes of input, untuned: %s, "
+                       "expected %s",
+                       n * 4 * (size_t)dp, vsym_fused_mode_name(m), vsym_fused_mode_name(want));
+        }
+    }
     /* Symmetric buffers that every rank reaches: the two-shot modes (in place) from 4 KiB of
      * input on one node (2 KiB where ranks share cores of other CPUs than AMD's; with a core per
      * rank on at most 8 ranks of them 512 B, reduce-scatter + all-reduce 1 KiB; reduce-scatter +

@@ -692,7 +692,8 @@ static int in_place_buffers(const vsym_fused_t *f, vsym_fused_op_t op, const voi
 /* AUTO's mode without a table, a size rule (one exchange for small inputs, where waits
  * dominate; fewer bytes for large ones); also where the autotune starts from. sym: the two-shot
  * modes run in place (zc_runs). */
-static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, size_t bytes, int sym)
+static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, size_t bytes, int sym,
+                                   size_t es)
 {
     /* Without a table, a rule from the fused suite's runs on one node (2-core AMD, 4 ranks;
      * 16-core Xeon, 4, 8 and 16 ranks: results/coll/README.md):
@@ -741,7 +742,13 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * ordinary buffers 1.02-1.59 against 0.69-0.91; all-reduce + all-gather of ordinary buffers at
      * 64 KiB 1.21-1.22 against 1.04, at 128 KiB 1.18-1.19 against 1.21-1.22. Stop 38's rule (16
      * KiB, and the two-shot modes from 4 KiB in place) had AUTO at 0.90 of the baseline's speed at
-     * 32 KiB (results/coll/dev-2core-zen5-2026-11-28-stop47). */
+     * 32 KiB (results/coll/dev-2core-zen5-2026-11-28-stop47). But reduce-scatter + all-reduce of
+     * 4-byte and wider elements only to 16 KiB: the baseline reduces those faster than 2-byte ones
+     * (f32 5.6-6.4 us at 4 KiB, f16 7.2-8.8), the one exchange as fast either way (4.1-5.4): same
+     * host, eight launches, medians, baseline / one exchange, f32 1.17-1.39 at 4 KiB, 1.03-1.29 at
+     * 8 KiB, 0.94-1.24 at 16 KiB, 0.79-1.04 at 32 KiB, 0.70-0.83 at 64 KiB; f16 1.03-1.30 at 32
+     * KiB, 0.85-1.00 at 64 KiB (plain and input rewritten, both kinds of buffers;
+     * results/coll/dev-2core-zen5-2026-12-02-stop56, run 6). */
     /* On other CPUs than AMD's (the 2-core Intel guest, AVX-512, family 6 model 167) the bytes
      * cost more than the waits: 4 ranks (2 x 2), f16, medians of the
      * baseline's time over the one-shot's and over the two-shot's: in place buffers at 4-32 KiB
@@ -759,6 +766,7 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
                            : !amd && sym                                  ? (rs_ar ? 2048 : 1024)
                            : !amd                                         ? 8192
                            : op == VSYM_FUSED_ALLREDUCE_ALLGATHER && !sym ? 65536
+                           : rs_ar && es >= 4                             ? 16384
                                                                           : 32768;
     if (f->W <= 8 && bytes <= one_max &&
         (op == VSYM_FUSED_ALLREDUCE_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE))
@@ -824,7 +832,7 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
         int m = vsym_coll_tune_lookup(&f->tune[sym][dtype], op, bytes);
         if (m > 0 && (f->valid_modes & (1u << m))) return (vsym_fused_mode_t)m;
     }
-    return rule_mode(f, op, bytes, zc_runs(f, op, bytes, sym));
+    return rule_mode(f, op, bytes, zc_runs(f, op, bytes, sym), vsym_dtype_size(dtype));
 }
 
 /* VSYM_FUSED_MODE now: VSYM_FUSED_AUTO when unset or "auto", the mode it names, -1 when it names
@@ -1081,7 +1089,8 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
                  * the baseline against 1.01-1.43x, medians of six launches per row, and no row
                  * under 0.99 at 8 B-1 MiB; results/coll/dev-2core-zen4-2026-11-27-stop39). */
                 int rule = rule_mode(f, (vsym_fused_op_t)op, (size_t)1 << b,
-                                     zc_runs(f, (vsym_fused_op_t)op, (size_t)1 << b, k));
+                                     zc_runs(f, (vsym_fused_op_t)op, (size_t)1 << b, k),
+                                     vsym_dtype_size(dtype));
                 if (best != rule && (f->valid_modes & (1u << rule))) {
                     double rt2[VSYM_FUSED_MODE_COUNT][VSYM_TUNE_ROUNDS];
                     st = tune_rounds(f, (vsym_fused_op_t)op, (1u << rule) | (1u << best), in, out,
