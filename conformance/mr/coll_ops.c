@@ -698,6 +698,25 @@ static void t_fresh_handles(vsym_team_t *team)
                n, ll);
 }
 
+/* An all-reduce of count f32 from src into dst, its result checked: each rank's input its rank +
+ * 1 times a pattern of the call, the sum n(n + 1)/2 times the pattern. */
+static void ar_checked(vsym_coll_t *c, float *src, float *dst, size_t count, int call,
+                       vsym_coll_algo_t algo, const char *what)
+{
+    const int me = c->me, n = c->n;
+    for (size_t i = 0; i < count; i++)
+        src[i] = (float)(me + 1) * (float)(call % 64 + (int)(i % 7));
+    VSYM_CHECK_OK(vsym_coll_allreduce(c, src, dst, count, VSYM_DTYPE_F32, VSYM_RED_SUM, algo));
+    for (size_t i = 0; i < count; i++) {
+        const float want = (float)(n * (n + 1) / 2) * (float)(call % 64 + (int)(i % 7));
+        if (dst[i] != want) {
+            VSYM_CHECK(0, "%s, call %d: element %zu is %g, expected %g", what, call, i,
+                       (double)dst[i], (double)want);
+            break;
+        }
+    }
+}
+
 /* The line round trip that VSYM_PUBLISH_STREAM auto consults: where auto decides (AMD CPUs) and
  * every rank has a core, ranks 0 and 1 time it at the first collective that publishes 8 KiB or
  * more through the scratch and after every 16 MiB of such calls; where ranks share cores rank 0
@@ -720,20 +739,8 @@ static void t_line_rtt(vsym_team_t *team)
         /* (rank 0 times it alone where ranks share cores: not before every rank has looked) */
         VSYM_CHECK_OK(vsym_coll_barrier(c));
         const int calls = c->all_direct ? 1100 : 100;
-        for (int call = 0; call < calls; call++) {
-            for (size_t i = 0; i < count; i++)
-                v[i] = (float)(me + 1) * (float)(call % 64 + (int)(i % 7));
-            VSYM_CHECK_OK(vsym_coll_allreduce(c, v, r, count, VSYM_DTYPE_F32, VSYM_RED_SUM,
-                                              VSYM_COLL_ONESHOT));
-            for (size_t i = 0; i < count; i++) {
-                const float want = (float)(n * (n + 1) / 2) * (float)(call % 64 + (int)(i % 7));
-                if (r[i] != want) {
-                    VSYM_CHECK(0, "line round trip test, call %d: element %zu is %g, expected %g",
-                               call, i, (double)r[i], (double)want);
-                    break;
-                }
-            }
-        }
+        for (int call = 0; call < calls; call++)
+            ar_checked(c, v, r, count, call, VSYM_COLL_ONESHOT, "line round trip test");
         /* Where ranks share cores rank 0 times it against a thread of its own, at most once a
          * second, and only where that thread ran on the other CPU within 1 ms: calls go on, every
          * rank following rank 0's word, until it has a time or 6 s have passed. */
@@ -1543,18 +1550,7 @@ static void t_cores_state(vsym_team_t *team)
                 c->rtt_fake = 100;
                 c->rtt_last = vsym_util_time_ns() - 2000000000u; /* rank 0's thread probe due */
             }
-            for (size_t i = 0; i < count; i++)
-                s[i] = (float)(me + 1) * (float)(call % 61 + (int)(i % 13));
-            VSYM_CHECK_OK(
-                vsym_coll_allreduce(c, s, d, count, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO));
-            for (size_t i = 0; i < count; i++) {
-                const float want = (float)(n * (n + 1) / 2) * (float)(call % 61 + (int)(i % 13));
-                if (d[i] != want) {
-                    VSYM_CHECK(0, "cores' state test, call %d: element %zu is %g, expected %g",
-                               call, i, (double)d[i], (double)want);
-                    break;
-                }
-            }
+            ar_checked(c, s, d, count, call, VSYM_COLL_AUTO, "cores' state test");
             const int far = call < calls;
             if (call == 1 || call == calls - 1 || call == calls) {
                 VSYM_CHECK(c->cores_far == far,
