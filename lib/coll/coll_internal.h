@@ -116,9 +116,10 @@ struct vsym_coll {
     uint64_t rtt_wait; /* and how long it waits before the next (ns) */
     uint64_t rtt_tries;  /* and how many it has run (tests) */
     uint64_t rtt_fake;   /* tests: rank 0 takes its round trips as this many ns (0: timed) */
-    int cores_far; /* 2 ranks, a core each: their cores' state as rank 0's last round trip found
-                    * it and told rank 1 at the same call (rtt_probe), so that both choose the
-                    * same path by it from the next call on: -1 unknown, 0 near, 1 far */
+    int cores_far; /* the cores' state as rank 0's last round trip found it and told every rank
+                    * at the same call (rtt_tell: 2 ranks with a core each, or ranks sharing
+                    * cores), so that all choose the same path by it from the next call on: -1
+                    * unknown, 0 near, 1 far */
     int *pend[2];        /* pairwise: readers of the last phase of each parity, not yet done */
     int npend[2];
     char *tmp; /* landing area for gets from peers without a pointer (n x chunk) */
