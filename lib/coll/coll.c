@@ -988,6 +988,16 @@ void vsym_coll_rtt_shared(vsym_coll_t *c, size_t bytes)
     }
 }
 
+/* Whether a call that adds bytes to the count of those timed is due a round trip: the first,
+ * then the first after each COLL_RTT_BYTES (every rank counts the same calls). */
+static int rtt_due(vsym_coll_t *c, uint64_t bytes)
+{
+    const int due = c->rtt_bytes == 0;
+    c->rtt_bytes += bytes;
+    if (c->rtt_bytes >= COLL_RTT_BYTES) c->rtt_bytes = 0; /* the next such call is due */
+    return due;
+}
+
 /* Rank 0 tells the others what its round trips found (best, ns; UINT64_MAX none), in its second
  * word of the ping line: near, far, or nothing where no round counted (the state stays). Every
  * rank takes it at the same call. Rank 0 writes it again only after the next call has begun on
@@ -1020,10 +1030,7 @@ static vsym_status_t rtt_tell(vsym_coll_t *c, uint64_t best)
  * once such calls have moved 16 MiB since. */
 static vsym_status_t rtt_agree_shared(vsym_coll_t *c, size_t bytes)
 {
-    const int due = c->rtt_bytes == 0;
-    c->rtt_bytes += bytes;
-    if (c->rtt_bytes >= COLL_RTT_BYTES) c->rtt_bytes = 0;
-    if (!due) return VSYM_OK;
+    if (!rtt_due(c, bytes)) return VSYM_OK;
     const uint64_t t = c->me == 0 ? __atomic_load_n(far_word(c, c->base) + 1, __ATOMIC_RELAXED) : 0;
     return rtt_tell(c, t == 0 ? UINT64_MAX : t);
 }
@@ -1041,10 +1048,7 @@ static vsym_status_t rtt_probe(vsym_coll_t *c, coll_path_t path, size_t bytes, i
         if (path != P_ZEROCOPY || by_state) vsym_coll_rtt_shared(c, bytes);
         return by_state ? rtt_agree_shared(c, bytes) : VSYM_OK;
     }
-    const int due = c->rtt_bytes == 0;
-    c->rtt_bytes += zc_part ? bytes / COLL_RTT_ZC_SHARE : bytes;
-    if (c->rtt_bytes >= COLL_RTT_BYTES) c->rtt_bytes = 0; /* the next such call probes */
-    if (!due || c->me > 1) return VSYM_OK;
+    if (!rtt_due(c, zc_part ? bytes / COLL_RTT_ZC_SHARE : bytes) || c->me > 1) return VSYM_OK;
     /* A word: the round's number above the CPU its writer ran on (16 bits); a round counts only
      * where the two ran on two CPUs throughout. */
     uint64_t *mine = ping_word(c, c->base), best = UINT64_MAX;

@@ -396,7 +396,7 @@ static inline uint64_t *far_word(const vsym_coll_t *c, char *base)
 }
 
 /* The line after that: a rank's word of the round trip's ping-pong (rtt_probe), then rank 0's
- * verdict for rank 1 (rtt_tell). */
+ * verdict for the other ranks (rtt_tell). */
 static inline uint64_t *ping_word(const vsym_coll_t *c, char *base)
 {
     return far_word(c, base) + 8;

@@ -90,7 +90,7 @@
       "reduce-scatter + all-reduce never; on AMD CPUs the all-reduce up to 4 ranks in place from " \
       "16K, out of place between 2 ranks with a core each 16K with their cores near and 8M "       \
       "far, up to 4 ranks sharing cores 256K near and 4M far (rank 0 times a line's round "        \
-      "trip and tells the others), beyond 4M, "                                                    \
+      "trip and tells the others), more ranks sharing cores 4M, "                                  \
       "the reduce-scatter and all-to-all between 2 ranks with a core each from 32K, where ranks "  \
       "share cores the all-to-all in place from 256K and the reduce-scatter never.")               \
     X(COLL_PCOPY_MIN, SIZE, "auto", "",                                                            \
