@@ -207,24 +207,44 @@ static long check_coll(crun_t *r, int corrupt)
 
 /* ---- Options ------------------------------------------------------------------------------ */
 
-static int parse_common(const vsym_bench_opts_t *o, int fused, vsym_dtype_t *dt_p,
-                        vsym_red_op_t *op_p, vsym_fused_op_t *fop_p, char *err, size_t errlen)
+/* The dtypes and reduction ops a collective suite runs: one of each, or "all" (nccl-tests' -d all
+ * and -o all): every dtype; sum, min, max, and prod where the dtype is an integer (the library's
+ * prod is for integers only). fop: the fused suite's one op, VSYM_FUSED_OP_COUNT for all. */
+typedef struct coll_sel {
+    vsym_dtype_t dt[VSYM_DTYPE_COUNT];
+    int ndt;
+    vsym_red_op_t op[VSYM_RED_COUNT];
+    int nop;
+    vsym_fused_op_t fop;
+} coll_sel_t;
+
+static int dtype_is_int(vsym_dtype_t d)
+{
+    return d == VSYM_DTYPE_I32 || d == VSYM_DTYPE_I64 || d == VSYM_DTYPE_U64;
+}
+
+/* Whether the pair runs: prod only on integer dtypes. */
+static int sel_runs(vsym_dtype_t d, vsym_red_op_t op)
+{
+    return op != VSYM_RED_PROD || dtype_is_int(d);
+}
+
+static int parse_common(const vsym_bench_opts_t *o, int fused, coll_sel_t *s, char *err,
+                        size_t errlen)
 {
     static const char *const dnames[] = {"f32", "f64", "f16", "bf16", "i32", "i64", "u64"};
-    static const char *const aliases[][2] = {{"float", "f32"}, {"double", "f64"},
-                                             {"half", "f16"},  {"int32", "i32"},
-                                             {"int64", "i64"}, {"uint64", "u64"}};
+    static const char *const aliases[][2] = {
+        {"float", "f32"}, {"float32", "f32"}, {"double", "f64"},    {"float64", "f64"},
+        {"half", "f16"},  {"float16", "f16"}, {"bfloat16", "bf16"}, {"int32", "i32"},
+        {"int64", "i64"}, {"uint64", "u64"}};
     const char *d = o->dtype ? o->dtype : (fused ? "f16" : "f32");
     for (size_t k = 0; k < sizeof(aliases) / sizeof(aliases[0]); k++)
         if (strcmp(d, aliases[k][0]) == 0) d = aliases[k][1];
-    int found = 0;
+    s->ndt = 0;
     for (int k = 0; k < VSYM_DTYPE_COUNT; k++)
-        if (strcmp(d, dnames[k]) == 0) {
-            *dt_p = (vsym_dtype_t)k;
-            found = 1;
-        }
-    if (!found) {
-        snprintf(err, errlen, "unknown --dtype '%s' (f32, f64, f16, bf16, i32, i64, u64)", d);
+        if (strcmp(d, "all") == 0 || strcmp(d, dnames[k]) == 0) s->dt[s->ndt++] = (vsym_dtype_t)k;
+    if (s->ndt == 0) {
+        snprintf(err, errlen, "unknown --dtype '%s' (f32, f64, f16, bf16, i32, i64, u64, all)", d);
         return -1;
     }
     const char *algo = getenv("VSYM_COLL_ALGO");
@@ -236,14 +256,16 @@ static int parse_common(const vsym_bench_opts_t *o, int fused, vsym_dtype_t *dt_
                  algo);
         return -1;
     }
+    s->op[0] = VSYM_RED_SUM;
+    s->nop = 1;
     if (fused) {
-        *fop_p = VSYM_FUSED_OP_COUNT; /* all */
+        s->fop = VSYM_FUSED_OP_COUNT; /* all */
         if (o->op == NULL) return 0;
         static const char *const fnames[] = {"allreduce", "allgather", "reducescatter",
                                              "allreduce_allgather", "reducescatter_allreduce"};
         for (int k = 0; k < VSYM_FUSED_OP_COUNT; k++)
             if (strcmp(o->op, fnames[k]) == 0) {
-                *fop_p = (vsym_fused_op_t)k;
+                s->fop = (vsym_fused_op_t)k;
                 return 0;
             }
         snprintf(err, errlen,
@@ -254,34 +276,35 @@ static int parse_common(const vsym_bench_opts_t *o, int fused, vsym_dtype_t *dt_
     }
     static const char *const onames[] = {"sum", "min", "max", "prod"};
     const char *on = o->op ? o->op : "sum";
+    s->nop = 0;
     for (int k = 0; k < VSYM_RED_COUNT; k++)
-        if (strcmp(on, onames[k]) == 0) {
-            *op_p = (vsym_red_op_t)k;
-            if (k == VSYM_RED_PROD && *dt_p != VSYM_DTYPE_I32 && *dt_p != VSYM_DTYPE_I64 &&
-                *dt_p != VSYM_DTYPE_U64) {
-                snprintf(err, errlen, "--op prod needs an integer --dtype (i32, i64, u64)");
-                return -1;
-            }
-            return 0;
-        }
-    snprintf(err, errlen, "unknown --op '%s' (sum, min, max, prod)", on);
-    return -1;
+        if (strcmp(on, "all") == 0 || strcmp(on, onames[k]) == 0)
+            s->op[s->nop++] = (vsym_red_op_t)k;
+    if (s->nop == 0) {
+        snprintf(err, errlen, "unknown --op '%s' (sum, min, max, prod, all)", on);
+        return -1;
+    }
+    int pairs = 0;
+    for (int i = 0; i < s->ndt; i++)
+        for (int j = 0; j < s->nop; j++)
+            pairs += sel_runs(s->dt[i], s->op[j]);
+    if (pairs == 0) {
+        snprintf(err, errlen, "--op prod needs an integer --dtype (i32, i64, u64, all)");
+        return -1;
+    }
+    return 0;
 }
 
 static int check_coll_opts(const vsym_bench_opts_t *o, char *err, size_t errlen)
 {
-    vsym_dtype_t dt;
-    vsym_red_op_t op;
-    vsym_fused_op_t fop;
-    return parse_common(o, 0, &dt, &op, &fop, err, errlen);
+    coll_sel_t s;
+    return parse_common(o, 0, &s, err, errlen);
 }
 
 static int check_fused_opts(const vsym_bench_opts_t *o, char *err, size_t errlen)
 {
-    vsym_dtype_t dt;
-    vsym_red_op_t op;
-    vsym_fused_op_t fop;
-    return parse_common(o, 1, &dt, &op, &fop, err, errlen);
+    coll_sel_t s;
+    return parse_common(o, 1, &s, err, errlen);
 }
 
 /* ---- Running ------------------------------------------------------------------------------ */
@@ -343,18 +366,19 @@ static void print_paths(vsym_bench_t *b, const char *const *paths, const char *l
     fflush(stdout);
 }
 
-static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name)
+/* One dtype and op of a collective suite: its table of ordinary buffers, then of symmetric ones.
+ * Returns a status (< 0) or the number of wrong values. */
+static int run_coll_one(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name,
+                        vsym_dtype_t dtype, vsym_red_op_t op)
 {
     crun_t r;
-    vsym_fused_op_t fop;
-    char err[200];
     double(*sym_rows)[10] = NULL; /* the symmetric table, printed after the sweep */
     const char **paths = NULL;    /* the path of each size, out of place, per sweep */
     memset(&r, 0, sizeof(r));
     r.b = b;
     r.kind = kind;
-    if (parse_common(b->opts, 0, &r.dtype, &r.op, &fop, err, sizeof(err)) != 0)
-        return VSYM_ERR_INVALID_PARAM;
+    r.dtype = dtype;
+    r.op = op;
     int n = b->nranks;
     size_t es = vsym_dtype_size(r.dtype);
     double factor = kind == VSYM_COLL_KIND_ALLREDUCE   ? 2.0 * (n - 1) / n
@@ -505,6 +529,25 @@ out:
     return total_wrong > 0 ? (int)(total_wrong > 1000000 ? 1000000 : total_wrong) : 0;
 }
 
+/* Every dtype and op the options name (parse_common), one after the other; the reductions' ops only
+ * where the collective reduces. Returns the first failure's status, else the wrong values. */
+static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name)
+{
+    coll_sel_t s;
+    char err[200];
+    if (parse_common(b->opts, 0, &s, err, sizeof(err)) != 0) return VSYM_ERR_INVALID_PARAM;
+    const int reduces = kind == VSYM_COLL_KIND_ALLREDUCE || kind == VSYM_COLL_KIND_REDUCE_SCATTER;
+    long wrong = 0;
+    for (int i = 0; i < s.ndt; i++)
+        for (int j = 0; j < (reduces ? s.nop : 1); j++) {
+            if (reduces && !sel_runs(s.dt[i], s.op[j])) continue;
+            const int rc = run_coll_one(b, kind, name, s.dt[i], s.op[j]);
+            if (rc < 0) return rc;
+            wrong += rc;
+        }
+    return wrong > 1000000 ? 1000000 : (int)wrong;
+}
+
 static int run_allreduce(vsym_bench_t *b)
 {
     return run_coll_kind(b, VSYM_COLL_KIND_ALLREDUCE, "allreduce");
@@ -589,16 +632,14 @@ static double paired_speedup(const double *mode_t, const double *base_t)
     return vsym_util_median(v, FUSED_ROUNDS);
 }
 
-static int run_fused(vsym_bench_t *b)
+/* The fused suite of one dtype: every factorisation, op and mode. Returns a status (< 0) or the
+ * number of wrong values. */
+static int run_fused_dtype(vsym_bench_t *b, vsym_dtype_t dtype, vsym_fused_op_t only)
 {
     crun_t r;
-    char err[200];
-    vsym_red_op_t op;
-    vsym_fused_op_t only;
     memset(&r, 0, sizeof(r));
     r.b = b;
-    if (parse_common(b->opts, 1, &r.dtype, &op, &only, err, sizeof(err)) != 0)
-        return VSYM_ERR_INVALID_PARAM;
+    r.dtype = dtype;
     size_t es = vsym_dtype_size(r.dtype);
     int L = vsym_team_size(vsym_team_node(b->ctx));
     vsym_status_t st = VSYM_OK;
@@ -786,6 +827,20 @@ static int run_fused(vsym_bench_t *b)
     free(auto_ran);
     if (st != VSYM_OK) return (int)st;
     return total_wrong > 0 ? (int)(total_wrong > 1000000 ? 1000000 : total_wrong) : 0;
+}
+
+static int run_fused(vsym_bench_t *b)
+{
+    coll_sel_t s;
+    char err[200];
+    if (parse_common(b->opts, 1, &s, err, sizeof(err)) != 0) return VSYM_ERR_INVALID_PARAM;
+    long wrong = 0;
+    for (int i = 0; i < s.ndt; i++) {
+        const int rc = run_fused_dtype(b, s.dt[i], s.fop);
+        if (rc < 0) return rc;
+        wrong += rc;
+    }
+    return wrong > 1000000 ? 1000000 : (int)wrong;
 }
 
 const vsym_bench_suite_t vsym_bench_suite_allreduce = {

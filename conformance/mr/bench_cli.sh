@@ -62,6 +62,10 @@ options)
   expect_usage_error "bad iteration count" "$bench" put -n 0
   expect_usage_error "bad factor" "$bench" put -f 1
   expect_usage_error "unknown atomic op" "$bench" atomic --op fetch-nand
+  expect_usage_error "unknown dtype" "$bench" allreduce --dtype f8
+  expect_usage_error "unknown reduction op" "$bench" reduce-scatter --op avg --dtype all
+  expect_usage_error "prod of a float dtype" "$bench" allreduce --op prod --dtype bf16
+  expect_usage_error "unknown fused op" "$bench" fused --op allreduce_allgather_x --dtype all
   expect_usage_error "bad --send" "$bench" copy --send pinned
   expect_usage_error "--touch outside the collectives" "$bench" put --touch
   expect_usage_error "--consume outside the collectives" "$bench" get --consume
@@ -273,6 +277,49 @@ if len(got) != len(want) or any(g[0] != w[0][:2] or g[1] != w[1] for g, w in zip
     sys.exit(f"FAIL: '# auto ran' lines {got}, records {[(w[0][:2], w[1]) for w in want]}")
 print(f"ok: {len(got)} fused tables name the modes AUTO ran")
 EOF
+  # --dtype all --op all (nccl-tests' -d all -o all): a table and records per dtype and op, prod
+  # on the integer dtypes only; --op prod --dtype all: the integer dtypes; --check in each
+  "$run" -n 2 --timeout 120 -- "$bench" allreduce -s 64 -n 5 --dtype all --op all --check \
+    --json "$work/all.jsonl" > "$work/all.out" 2> "$work/err" ||
+    fail "allreduce --dtype all --op all --check: $(cat "$work/err")"
+  "$run" -n 3 --timeout 120 -- "$bench" reduce-scatter -s 192 -n 5 --dtype all --op prod --check \
+    --json "$work/all.jsonl" --append > /dev/null 2> "$work/err" ||
+    fail "reduce-scatter --dtype all --op prod --check: $(cat "$work/err")"
+  "$run" -n 2 --timeout 120 -- "$bench" allgather -s 64 -n 5 --dtype all --op all --check \
+    --json "$work/all.jsonl" --append > /dev/null 2> "$work/err" ||
+    fail "allgather --dtype all --op all --check: $(cat "$work/err")"
+  "$run" -n 2 --timeout 120 -- "$bench" fused -s 1K -n 5 --dtype all --check \
+    --json "$work/all.jsonl" --append > /dev/null 2> "$work/err" ||
+    fail "fused --dtype all --check: $(cat "$work/err")"
+  python3 - "$work/all.jsonl" "$work/all.out" <<'EOF' || exit 1
+import collections, json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+got = collections.Counter((r["suite"], r["dtype"], r.get("redop")) for r in recs
+                          if r["suite"] != "fused")
+ints, floats = ["i32", "i64", "u64"], ["f32", "f64", "f16", "bf16"]
+want = collections.Counter()
+for d in floats + ints:
+    for o in ["sum", "min", "max"] + (["prod"] if d in ints else []):
+        want[("allreduce", d, o)] = 4  # out of place and in place, ordinary and symmetric
+    if d in ints:
+        want[("reduce-scatter", d, "prod")] = 4
+    want[("allgather", d, None)] = 4
+fused = collections.Counter(r["dtype"] for r in recs if r["suite"] == "fused")
+if sorted(fused) != sorted(floats + ints) or len(set(fused.values())) != 1:
+    sys.exit(f"FAIL: fused --dtype all: records by dtype {dict(fused)}")
+bad = [r for r in recs if r.get("wrong") != 0]
+if got != want or bad:
+    sys.exit(f"FAIL: --dtype all --op all: records {sorted(got.items())}, {len(bad)} wrong")
+tables = [l for l in open(sys.argv[2]) if l.startswith("# allreduce")]
+if len(tables) != 2 * 24:
+    sys.exit(f"FAIL: allreduce --dtype all --op all printed {len(tables)} tables, expected 48")
+print(f"ok: --dtype all --op all: {len(recs)} records, 24 all-reduce pairs, #wrong 0")
+EOF
+  "$run" -n 2 --timeout 120 -- "$bench" allreduce -s 64 -n 5 --dtype all --op all --check \
+    --test-corrupt --quiet > /dev/null 2> "$work/err"
+  rc=$?
+  [ $rc -eq 1 ] && grep -q "wrong" "$work/err" ||
+    fail "allreduce --dtype all --op all --test-corrupt: exit $rc: $(cat "$work/err")"
   "$run" -n 2 --timeout 120 -- "$bench" allreduce -b 4K -e 2M -f 512 -n 20 --touch --consume \
     --check --quiet --json "$work/ft.jsonl" --append > /dev/null 2> "$work/err" ||
     fail "allreduce --touch --consume --check: $(cat "$work/err")"
