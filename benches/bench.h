@@ -76,6 +76,7 @@ typedef struct vsym_bench_opts {
     int touch;             /* collectives: --touch, every line of src stored before each call */
     int consume;           /* collectives: --consume, every line of dst loaded after each call */
     int send_symmetric;    /* copy: --send symmetric (send buffers on the symmetric heap) */
+    int root;              /* broadcast: -r/--root R, the rank whose src every rank gets (0) */
     /* reshard suite: --model NAME | --model-file FILE, --from LAYOUT, --to LAYOUT,
      * --scale 1/N (NULL when not given) */
     const char *model;

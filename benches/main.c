@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,7 @@ static void print_help(void)
            "                        dtypes), all: each in turn, prod on integer dtypes)\n"
            "      --pattern NAME    the same as --op (copy: ring, alltoall, scatter, gather,\n"
            "                        random, incast)\n"
+           "  -r, --root R          broadcast: the root rank (default 0)\n"
            "      --dtype NAME      data type (collectives: f32, f64, f16, bf16, i32, i64, u64;\n"
            "                        all: each in turn, a table each)\n"
            "      --send KIND       copy: send buffers in ordinary (malloc, default) or\n"
@@ -172,9 +174,10 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         {"to", required_argument, NULL, OPT_TO},
         {"scale", required_argument, NULL, OPT_SCALE},
         {"send", required_argument, NULL, OPT_SEND},
+        {"root", required_argument, NULL, 'r'},
         {NULL, 0, NULL, 0},
     };
-    int c, have_b = 0, have_e = 0, have_s = 0, have_a = 0;
+    int c, have_b = 0, have_e = 0, have_s = 0, have_a = 0, have_root = 0;
     const char *b_text = "", *e_text = "";
     const vsym_bench_suite_t *suite;
     char err[256];
@@ -185,7 +188,7 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
     o->modes = VSYM_BENCH_LAT | VSYM_BENCH_BW;
     o->window = 64;
     opterr = 0; /* our own one-line messages */
-    while ((c = getopt_long(argc, argv, ":b:e:f:as:n:w:D:hc", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":b:e:f:as:n:w:D:hcr:", longopts, NULL)) != -1) {
         const char *name = optind > 1 ? argv[optind - 1] : "?";
         switch (c) {
         case 'b':
@@ -273,6 +276,10 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         case OPT_TOUCH:
             o->touch = 1;
             break;
+        case 'r':
+            o->root = (int)parse_long_opt("--root", optarg, 0, INT_MAX);
+            have_root = 1;
+            break;
         case OPT_CONSUME:
             o->consume = 1;
             break;
@@ -354,6 +361,8 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         usage_error("%s: the collectives' option (allreduce, allgather, reduce-scatter, "
                     "broadcast, alltoall, fused), not %s's",
                     o->touch ? "--touch" : "--consume", suite->name);
+    if (have_root && strcmp(suite->name, "broadcast"))
+        usage_error("--root: the broadcast's option, not %s's", suite->name);
     *suite_p = suite;
 }
 
@@ -528,6 +537,13 @@ int main(int argc, char **argv)
                 fprintf(stderr, "vsym-bench: suite %s supports at most %d ranks, got %d\n",
                         b.suite->name, b.suite->max_ranks, b.nranks);
         }
+        vsym_finalize(b.ctx);
+        return VSYM_BENCH_EXIT_USAGE;
+    }
+    if (opts.root >= b.nranks) {
+        if (b.rank == 0)
+            fprintf(stderr, "vsym-bench: %s: --root %d is not a rank of the %d ranks (0-%d)\n",
+                    b.suite->name, opts.root, b.nranks, b.nranks - 1);
         vsym_finalize(b.ctx);
         return VSYM_BENCH_EXIT_USAGE;
     }

@@ -66,6 +66,8 @@ options)
   expect_usage_error "unknown reduction op" "$bench" reduce-scatter --op avg --dtype all
   expect_usage_error "prod of a float dtype" "$bench" allreduce --op prod --dtype bf16
   expect_usage_error "unknown fused op" "$bench" fused --op allreduce_allgather_x --dtype all
+  expect_usage_error "--root outside the broadcast" "$bench" allreduce -r 1
+  expect_usage_error "--root beyond the ranks" "$run" -n 2 --timeout 60 -- "$bench" broadcast -r 2
   expect_usage_error "bad --send" "$bench" copy --send pinned
   expect_usage_error "--touch outside the collectives" "$bench" put --touch
   expect_usage_error "--consume outside the collectives" "$bench" get --consume
@@ -291,6 +293,15 @@ EOF
   "$run" -n 2 --timeout 120 -- "$bench" fused -s 1K -n 5 --dtype all --check \
     --json "$work/all.jsonl" --append > /dev/null 2> "$work/err" ||
     fail "fused --dtype all --check: $(cat "$work/err")"
+  # -r/--root: the broadcast from rank 2 of 3, checked (a flipped byte of the root's src found)
+  "$run" -n 3 --timeout 120 -- "$bench" broadcast -r 2 -b 8 -e 64K -f 64 -n 5 --check \
+    --json "$work/all.jsonl" --append > /dev/null 2> "$work/err" ||
+    fail "broadcast -r 2 --check: $(cat "$work/err")"
+  "$run" -n 3 --timeout 120 -- "$bench" broadcast -r 2 -s 4K -n 5 --check --test-corrupt \
+    --quiet > /dev/null 2> "$work/err"
+  rc=$?
+  [ $rc -eq 1 ] && grep -q "wrong" "$work/err" ||
+    fail "broadcast -r 2 --test-corrupt: exit $rc: $(cat "$work/err")"
   python3 - "$work/all.jsonl" "$work/all.out" <<'EOF' || exit 1
 import collections, json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -304,6 +315,9 @@ for d in floats + ints:
     if d in ints:
         want[("reduce-scatter", d, "prod")] = 4
     want[("allgather", d, None)] = 4
+want[("broadcast", "f32", None)] = 12  # 3 sizes
+if any(r.get("root") != 2 for r in recs if r["suite"] == "broadcast"):
+    sys.exit(f"FAIL: broadcast -r 2: roots {[r.get('root') for r in recs if r['suite'] == 'broadcast']}")
 fused = collections.Counter(r["dtype"] for r in recs if r["suite"] == "fused")
 if sorted(fused) != sorted(floats + ints) or len(set(fused.values())) != 1:
     sys.exit(f"FAIL: fused --dtype all: records by dtype {dict(fused)}")
