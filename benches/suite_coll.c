@@ -370,13 +370,36 @@ static void print_paths(vsym_bench_t *b, const char *const *paths, const char *l
     fflush(stdout);
 }
 
+/* Under a table, nccl-tests' closing lines: the wrong values of the table's rows (with --check) and
+ * the mean of its out-of-place and in-place busbw, GB/s ("# Avg bus bandwidth    : 21.6"). */
+static void print_summary(vsym_bench_t *b, const double (*rows)[10], int nrows)
+{
+    if (b->rank != 0 || b->opts->quiet || b->opts->csv) return;
+    double bw = 0, wrong = 0;
+    int n = 0;
+    for (int k = 0; k < nrows; k++) {
+        if (rows[k][0] <= 0) continue;
+        for (int ip = 0; ip < 2; ip++) {
+            bw += rows[k][4 + 4 * ip];
+            wrong += rows[k][5 + 4 * ip] > 0 ? rows[k][5 + 4 * ip] : 0;
+            n++;
+        }
+    }
+    if (b->opts->check)
+        printf("# Out of bounds values : %.0f %s\n", wrong, wrong > 0 ? "FAILED" : "OK");
+    else
+        printf("# Out of bounds values : not checked (-c)\n");
+    printf("# Avg bus bandwidth    : %.3f\n", n > 0 ? bw / n : 0.0);
+    fflush(stdout);
+}
+
 /* One dtype and op of a collective suite: its table of ordinary buffers, then of symmetric ones.
  * Returns a status (< 0) or the number of wrong values. */
 static int run_coll_one(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name,
                         vsym_dtype_t dtype, vsym_red_op_t op)
 {
     crun_t r;
-    double(*sym_rows)[10] = NULL; /* the symmetric table, printed after the sweep */
+    double(*rows)[10] = NULL;     /* the rows of both tables (the symmetric one's printed after) */
     const char **paths = NULL;    /* the path of each size, out of place, per sweep */
     memset(&r, 0, sizeof(r));
     r.b = b;
@@ -416,8 +439,8 @@ static int run_coll_one(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name
     void *a = NULL, *d = NULL;
     st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &a);
     if (st == VSYM_OK) st = vsym_coll_buffer_alloc(r.coll, b->max_size + 64, &d);
-    sym_rows = calloc((size_t)b->nsizes, sizeof(*sym_rows));
-    if (st == VSYM_OK && sym_rows == NULL) st = VSYM_ERR_NO_MEMORY;
+    rows = calloc(2 * (size_t)b->nsizes, sizeof(*rows));
+    if (st == VSYM_OK && rows == NULL) st = VSYM_ERR_NO_MEMORY;
     if (st != VSYM_OK) goto out;
     vsym_bench_input_fill(a, b->max_size + 64);
     vsym_bench_input_fill(d, b->max_size + 64);
@@ -506,14 +529,13 @@ static int run_coll_one(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name
                     json_decref(rec);
             }
             if (st != VSYM_OK) break;
-            if (sym == 0)
-                vsym_bench_table_row(b, coll_cols, 10, row);
-            else
-                memcpy(sym_rows[k], row, sizeof(row));
+            memcpy(rows[(size_t)sym * (size_t)b->nsizes + (size_t)k], row, sizeof(row));
+            if (sym == 0) vsym_bench_table_row(b, coll_cols, 10, row);
         }
     }
-    if (st == VSYM_OK) print_paths(b, paths, "path");
     if (st == VSYM_OK) {
+        print_paths(b, paths, "path");
+        print_summary(b, rows, b->nsizes);
         snprintf(key, sizeof(key), "%s/%s/%s/%s/%d", name, vsym_dtype_name(r.dtype),
                  reduces ? vsym_red_op_name(r.op) : "-", algo ? algo : "auto", 1);
         snprintf(title, sizeof(title),
@@ -522,13 +544,15 @@ static int run_coll_one(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name
                  algo ? algo : "auto", n, root, factor);
         vsym_bench_table_header(b, key, title, coll_cols, 10);
         for (int k = 0; k < b->nsizes; k++)
-            if (sym_rows[k][0] > 0) vsym_bench_table_row(b, coll_cols, 10, sym_rows[k]);
+            if (rows[b->nsizes + k][0] > 0)
+                vsym_bench_table_row(b, coll_cols, 10, rows[b->nsizes + k]);
         print_paths(b, paths + b->nsizes, "path, symmetric buffers");
+        print_summary(b, rows + b->nsizes, b->nsizes);
     }
     r.src = heap_src;
     r.dst = heap_dst;
 out:
-    free(sym_rows);
+    free(rows);
     free(paths);
     free(r.src);
     free(r.dst);

@@ -327,6 +327,18 @@ if got != want or bad:
 tables = [l for l in open(sys.argv[2]) if l.startswith("# allreduce")]
 if len(tables) != 2 * 24:
     sys.exit(f"FAIL: allreduce --dtype all --op all printed {len(tables)} tables, expected 48")
+# nccl-tests' closing lines under each table: "# Out of bounds values : 0 OK", and the mean of
+# the rows' out-of-place and in-place busbw
+text = open(sys.argv[2]).read()
+for t in text.split("\n\n"):
+    lines = [l for l in t.splitlines() if l.strip()]
+    if not lines or not lines[0].startswith("# allreduce"):
+        continue
+    bw = [float(v) for l in lines if l.split()[0].isdigit() for v in l.split()[4:9:4]]
+    summary = [l for l in lines if l.startswith("# Out of bounds") or l.startswith("# Avg bus")]
+    if (len(summary) != 2 or summary[0] != "# Out of bounds values : 0 OK" or not bw
+            or abs(float(summary[1].split(":")[1]) - sum(bw) / len(bw)) > 0.0055):  # the rows print 2 decimals
+        sys.exit(f"FAIL: a table's closing lines {summary}, busbw {bw}: {lines[0]}")
 print(f"ok: --dtype all --op all: {len(recs)} records, 24 all-reduce pairs, #wrong 0")
 EOF
   "$run" -n 2 --timeout 120 -- "$bench" allreduce -s 64 -n 5 --dtype all --op all --check \
@@ -346,17 +358,24 @@ fused = [r for r in recs if r["suite"] == "fused"]
 kinds = {r["buffers"] for r in fused}
 # The all-reduce of symmetric buffers (the library's rule, VSYM_COLL_ZEROCOPY_MIN auto): between
 # 2 ranks in place from 4 KiB (on AMD CPUs 16 KiB), out of place from 1 MiB (on AMD CPUs 16 KiB
-# with a core each, 4 MiB where the ranks share one).
+# with a core each where the cores lie near, by the team's last round trip over 250 ns, and 8 MiB
+# where they lie far; 4 MiB where the ranks share one): else through the scratch as ordinary
+# buffers.
 paths = {(r["mode"], r["size"]): r["path"] for r in recs if r["suite"] == "allreduce"}
+far = {r["mode"]: r["team_rtt_ns"] > 250 for r in recs
+       if r["suite"] == "allreduce" and r["size"] == 2097152}
 amd = any("AMD" in r["config"].get("cpu_model", "") for r in recs)
 shared = any(r["config"]["ranks"] > r["config"]["cores"] for r in recs)
+scratch = amd and (shared or far.get("out-of-place-symmetric"))
 want = {("out-of-place-symmetric", 4096): "oneshot",
-        ("out-of-place-symmetric", 2097152): "ring" if amd and shared else "symmetric-in-place",
+        ("out-of-place-symmetric", 2097152): paths.get(("out-of-place", 2097152))
+        if scratch else "symmetric-in-place",
         ("in-place-symmetric", 4096): "oneshot" if amd else "symmetric-in-place"}
 if not fused or bad or kinds != {"ordinary", "symmetric"} or \
         any(paths.get(k) != v for k, v in want.items()):
     sys.exit(f"FAIL: --touch --consume: {len(recs)} records ({len(fused)} fused), {len(bad)} "
-             f"untouched, unread or wrong, buffers {sorted(kinds)}, all-reduce paths {paths}")
+             f"untouched, unread or wrong, buffers {sorted(kinds)}, all-reduce paths {paths}, "
+             f"cores far at 2 MiB {far}")
 print(f"ok: fused and allreduce --touch --consume --check: {len(recs)} records, #wrong 0")
 EOF
   ;;
