@@ -52,11 +52,14 @@ enum {
  * matrix of ranks x ranks entries, and --pairs measures ranks x (ranks - 1) / 2 pairs. */
 #define VSYM_BENCH_MAX_RANKS 1024
 
+#define VSYM_BENCH_MAX_SIZES 1000 /* sizes of one sweep at most */
+
 typedef struct vsym_bench_opts {
     const char *suite;     /* the suite name (first non-option argument) */
     size_t min_size;       /* -b (or -s); valid when sizes_given */
     size_t max_size;       /* -e (or -s) */
     size_t factor;         /* -f: multiply the size by this each step (default 2) */
+    size_t step;           /* -i: add this to the size each step instead (0: -f's rule) */
     int sizes_given;       /* 1 when -b, -e, -s or -a was given; else the suite's defaults */
     long iterations;       /* -n: timed units per size; 0 = default (see vsym_bench_measure) */
     long warmup;           /* -w: untimed units first; -1 = default */

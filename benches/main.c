@@ -45,6 +45,7 @@ static void print_help(void)
            "  -b, --min-size SIZE   first size of the sweep\n"
            "  -e, --max-size SIZE   last size of the sweep\n"
            "  -f, --factor N        multiply the size by N each step (default 2)\n"
+           "  -i, --step SIZE       add SIZE to the size each step instead (at most 1000 sizes)\n"
            "  -a, --all             sizes 2 B .. 8 MiB\n"
            "  -s, --size SIZE       one size\n"
            "  -n, --iters N         timed units per size (default 1000, at most 1 GiB moved)\n"
@@ -146,6 +147,7 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         {"min-size", required_argument, NULL, 'b'},
         {"max-size", required_argument, NULL, 'e'},
         {"factor", required_argument, NULL, 'f'},
+        {"step", required_argument, NULL, 'i'},
         {"all", no_argument, NULL, 'a'},
         {"size", required_argument, NULL, 's'},
         {"iters", required_argument, NULL, 'n'},
@@ -177,7 +179,7 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         {"root", required_argument, NULL, 'r'},
         {NULL, 0, NULL, 0},
     };
-    int c, have_b = 0, have_e = 0, have_s = 0, have_a = 0, have_root = 0;
+    int c, have_b = 0, have_e = 0, have_s = 0, have_a = 0, have_root = 0, have_f = 0;
     const char *b_text = "", *e_text = "";
     const vsym_bench_suite_t *suite;
     char err[256];
@@ -188,7 +190,7 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
     o->modes = VSYM_BENCH_LAT | VSYM_BENCH_BW;
     o->window = 64;
     opterr = 0; /* our own one-line messages */
-    while ((c = getopt_long(argc, argv, ":b:e:f:as:n:w:D:hcr:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":b:e:f:i:as:n:w:D:hcr:", longopts, NULL)) != -1) {
         const char *name = optind > 1 ? argv[optind - 1] : "?";
         switch (c) {
         case 'b':
@@ -203,6 +205,10 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
             break;
         case 'f':
             o->factor = (size_t)parse_long_opt("-f", optarg, 2, 1024);
+            have_f = 1;
+            break;
+        case 'i':
+            o->step = parse_size_opt("-i", optarg);
             break;
         case 'a':
             have_a = 1;
@@ -328,6 +334,8 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
     if (have_a && (have_b || have_e || have_s))
         usage_error("-a cannot be combined with -b, -e or -s");
     if (have_s && (have_b || have_e)) usage_error("-s cannot be combined with -b or -e");
+    if (o->step > 0 && (have_f || have_s || have_a))
+        usage_error("-i (add to the size) cannot be combined with -f, -s or -a");
     if (have_a) {
         o->min_size = 2;
         o->max_size = 8u << 20;
@@ -341,6 +349,13 @@ static void parse_options(int argc, char **argv, vsym_bench_opts_t *o,
         usage_error("-b %s (%zu bytes) is larger than -e %s (%zu bytes)", b_text, o->min_size,
                     e_text, o->max_size);
     o->sizes_given = have_a || have_b || have_e || have_s;
+    if (o->step > 0) {
+        const size_t lo = o->sizes_given ? o->min_size : suite->default_min_size,
+                     hi = o->sizes_given ? o->max_size : suite->default_max_size;
+        if ((hi - lo) / o->step >= VSYM_BENCH_MAX_SIZES)
+            usage_error("-i %zu from %zu to %zu bytes makes more than %d sizes", o->step, lo, hi,
+                        VSYM_BENCH_MAX_SIZES);
+    }
     if (o->json_append && o->json_path == NULL) usage_error("--append needs --json FILE");
     if (o->json_path != NULL && strcmp(o->json_path, "-") != 0) {
         /* The file is replaced through a temporary file in its folder: that folder must be
@@ -373,7 +388,7 @@ static int compute_sizes(vsym_bench_t *b)
     size_t hi = o->sizes_given ? o->max_size : b->suite->default_max_size;
     int n = 0;
 
-    b->sizes = calloc(80, sizeof(size_t));
+    b->sizes = calloc(VSYM_BENCH_MAX_SIZES, sizeof(size_t));
     if (b->sizes == NULL) return -1;
     if (b->suite->sizeless || hi == 0) {
         b->sizes[0] = b->suite->sizeless ? 0 : lo;
@@ -382,10 +397,11 @@ static int compute_sizes(vsym_bench_t *b)
         return 0;
     }
     if (lo == 0) lo = 1;
-    /* nccl-tests' rule: lo, lo*f, lo*f^2, ... while not above hi */
-    for (size_t s = lo; n < 80; s *= o->factor) {
+    /* nccl-tests' rules: lo, lo*f, lo*f^2, ... while not above hi; with -i lo, lo+i, lo+2i, ...
+     * (parse_options checked the count) */
+    for (size_t s = lo; n<VSYM_BENCH_MAX_SIZES; s = o->step> 0 ? s + o->step : s * o->factor) {
         b->sizes[n++] = s;
-        if (s > hi / o->factor) break;
+        if (o->step > 0 ? hi - s < o->step : s > hi / o->factor) break;
     }
     b->nsizes = n;
     b->max_size = b->sizes[b->nsizes - 1];

@@ -67,6 +67,8 @@ options)
   expect_usage_error "prod of a float dtype" "$bench" allreduce --op prod --dtype bf16
   expect_usage_error "unknown fused op" "$bench" fused --op allreduce_allgather_x --dtype all
   expect_usage_error "--root outside the broadcast" "$bench" allreduce -r 1
+  expect_usage_error "-i with -f" "$bench" allreduce -b 1K -e 8K -i 1K -f 4
+  expect_usage_error "-i of too many sizes" "$bench" allreduce -b 1 -e 1M -i 1
   expect_usage_error "--root beyond the ranks" "$run" -n 2 --timeout 60 -- "$bench" broadcast -r 2
   expect_usage_error "bad --send" "$bench" copy --send pinned
   expect_usage_error "--touch outside the collectives" "$bench" put --touch
@@ -293,6 +295,11 @@ EOF
   "$run" -n 2 --timeout 120 -- "$bench" fused -s 1K -n 5 --dtype all --check \
     --json "$work/all.jsonl" --append > /dev/null 2> "$work/err" ||
     fail "fused --dtype all --check: $(cat "$work/err")"
+  # -i (nccl-tests' stepbytes): sizes lo, lo+i, ... while not above -e
+  "$run" -n 2 --timeout 120 -- "$bench" allreduce -b 1K -e 5500 -i 1K -n 5 --check --quiet \
+    --json "$work/step.jsonl" > /dev/null 2> "$work/err" || fail "allreduce -i: $(cat "$work/err")"
+  sizes=$(python3 -c 'import json,sys; print(sorted({json.loads(l)["size"] for l in open(sys.argv[1])}))' "$work/step.jsonl")
+  [ "$sizes" = "[1024, 2048, 3072, 4096, 5120]" ] || fail "allreduce -b 1K -e 5500 -i 1K: sizes $sizes"
   # -r/--root: the broadcast from rank 2 of 3, checked (a flipped byte of the root's src found)
   "$run" -n 3 --timeout 120 -- "$bench" broadcast -r 2 -b 8 -e 64K -f 64 -n 5 --check \
     --json "$work/all.jsonl" --append > /dev/null 2> "$work/err" ||
