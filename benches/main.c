@@ -427,17 +427,28 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
     json_t *settings = json_object(), *from_env = json_array();
     char *all_hosts = NULL, *row = NULL, *all_rows = NULL, cmd[1024] = "";
     size_t n = (size_t)b->nranks;
+    /* where each rank runs: its CPUs and pid (the table's preamble, print_preamble) */
+    typedef struct {
+        char cpus[sizeof(si.cpus_allowed)];
+        int64_t pid;
+    } where_t;
+    where_t mine = {.pid = (int64_t)getpid()}, *all_where = NULL;
+    json_t *cpus = json_array();
 
     st = vsym_sysinfo_get(&si);
     if (st != VSYM_OK) goto out;
     all_hosts = calloc(n, sizeof(si.host));
     row = calloc(n, 8);
     all_rows = calloc(n * n, 8);
-    if (all_hosts == NULL || row == NULL || all_rows == NULL) {
+    all_where = calloc(n, sizeof(*all_where));
+    if (all_hosts == NULL || row == NULL || all_rows == NULL || all_where == NULL) {
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "bench: configuration of %zu ranks", n);
         goto out;
     }
     st = vsym_team_exchange(b->world, si.host, sizeof(si.host), all_hosts);
+    if (st != VSYM_OK) goto out;
+    snprintf(mine.cpus, sizeof(mine.cpus), "%s", si.cpus_allowed);
+    st = vsym_team_exchange(b->world, &mine, sizeof(mine), all_where);
     if (st != VSYM_OK) goto out;
     /* Each rank's view of the transports to every peer: the matrix gives the transport of any
      * pair under --pairs. */
@@ -451,6 +462,8 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
         json_t *mrow = json_array();
         all_hosts[r * sizeof(si.host) + sizeof(si.host) - 1] = '\0';
         json_array_append_new(hosts, json_string(all_hosts + r * sizeof(si.host)));
+        all_where[r].cpus[sizeof(all_where[r].cpus) - 1] = '\0';
+        json_array_append_new(cpus, json_string(all_where[r].cpus));
         for (size_t c = 0; c < n; c++) {
             char *cell = all_rows + (r * n + c) * 8;
             cell[7] = '\0';
@@ -474,6 +487,7 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
     json_object_set_new(cfg, "cpu_model", json_string(si.cpu_model));
     json_object_set_new(cfg, "cores", json_integer(si.cores_online));
     json_object_set_new(cfg, "cpus_allowed", json_string(si.cpus_allowed));
+    json_object_set_new(cfg, "cpus_allowed_by_rank", cpus);
     json_object_set_new(cfg, "governor", json_string(si.governor));
     json_object_set_new(cfg, "freq_cur_khz",
                         si.freq_cur_khz > 0 ? json_integer(si.freq_cur_khz)
@@ -506,8 +520,36 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
     json_object_set_new(cfg, "window_option", json_integer(b->opts->window));
     b->config = cfg;
     cfg = NULL;
-    hosts = tp = matrix = settings = from_env = NULL;
+    hosts = tp = matrix = settings = from_env = cpus = NULL;
+    if (b->rank == 0 && !b->opts->quiet && !b->opts->csv) {
+        /* nccl-tests' preamble: the run's options, then a line per rank */
+        const vsym_bench_opts_t *o = b->opts;
+        char lo[32], hi[32], step[40], sizes[128] = "", iters[32] = "auto", warm[32] = "auto";
+        if (!b->suite->sizeless) {
+            if (o->step > 0)
+                snprintf(step, sizeof(step), "+%s", vsym_util_format_size(o->step, lo, sizeof(lo)));
+            else
+                snprintf(step, sizeof(step), "x%zu", o->factor);
+            snprintf(sizes, sizeof(sizes), "  sizes %s .. %s (%s)",
+                     vsym_util_format_size(b->sizes[0], lo, sizeof(lo)),
+                     vsym_util_format_size(b->max_size, hi, sizeof(hi)), step);
+        }
+        if (o->duration_s > 0)
+            snprintf(iters, sizeof(iters), "%gs", o->duration_s);
+        else if (o->iterations > 0)
+            snprintf(iters, sizeof(iters), "%ld", o->iterations);
+        if (o->warmup >= 0) snprintf(warm, sizeof(warm), "%ld", o->warmup);
+        printf("# vsym-bench %s  ranks %d  nodes %d%s  iters %s  warmup %s  check %d  commit %s\n",
+               b->suite->name, b->nranks, b->nnodes, sizes, iters, warm, o->check,
+               vsym_build_commit());
+        for (size_t r = 0; r < n; r++)
+            printf("#  Rank %3zu  Pid %7lld  on %s  cpus %s\n", r, (long long)all_where[r].pid,
+                   all_hosts + r * sizeof(si.host), all_where[r].cpus);
+        fflush(stdout);
+    }
 out:
+    free(all_where);
+    json_decref(cpus);
     free(all_hosts);
     free(row);
     free(all_rows);

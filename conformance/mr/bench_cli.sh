@@ -118,13 +118,19 @@ if steal and cpu0[8] == cpu1[8] and any(r["steal_pct"] != 0 for r in long):
 print(f"ok: steal_pct {[round(r.get('steal_pct', -1), 1) for r in long]}")
 EOF
   grep -q 't_p99.9\[us\]' "$work/out" || fail "table lacks the p99.9 column"
+  # nccl-tests' preamble: the run's options, then where each rank runs
+  grep -q '^# vsym-bench put  ranks 2  nodes 1  sizes 8 .. 4K (x8)  iters 50  warmup auto  check 1 ' \
+    "$work/out" || fail "no preamble: $(head -3 "$work/out")"
+  [ "$(grep -c '^#  Rank  *[01]  Pid  *[0-9][0-9]*  on .*  cpus [0-9]' "$work/out")" = 2 ] ||
+    fail "not a preamble line per rank: $(head -4 "$work/out")"
   ls "$work" | grep -q tmp && fail "a temporary file was left"
   python3 - "$work/r.jsonl" <<'EOF' || exit 1
 import json, sys
 need_rec = ["schema", "tool", "suite", "op", "mode", "size", "date", "iterations", "warmup",
             "batch", "lat_us", "bw_gbs", "mops", "config"]
 need_cfg = ["host", "cpu_model", "cores", "governor", "freq_cur_khz", "numa_node", "transport",
-            "ranks", "nodes", "commit", "settings", "clock", "nt_threshold"]
+            "ranks", "nodes", "commit", "settings", "clock", "nt_threshold",
+            "cpus_allowed_by_rank"]
 lines = open(sys.argv[1]).read().splitlines()
 # put: 4 sizes (8, 64, 512, 4K) x (lat, pingpong, bw) = 12; cswap: 1; barrier: 2
 if len(lines) != 15:
@@ -139,6 +145,9 @@ for i, line in enumerate(lines):
             sys.exit(f"FAIL: record {i} config lacks {k}")
     if r["schema"] != 1 or r["config"]["ranks"] != 2:
         sys.exit(f"FAIL: record {i}: schema or ranks")
+    by_rank = r["config"]["cpus_allowed_by_rank"]
+    if len(by_rank) != 2 or by_rank[0] != r["config"]["cpus_allowed"] or not all(by_rank):
+        sys.exit(f"FAIL: record {i}: cpus_allowed_by_rank {by_rank}")
     if "VSYM_HEAP_SIZE" not in r["config"]["settings"]:
         sys.exit("FAIL: settings lack VSYM_HEAP_SIZE")
     nt = r["config"]["nt_threshold"]
