@@ -1145,13 +1145,12 @@ static void t_paths(vsym_team_t *team)
                     vsym_coll_ll_usable(c, 8) ? "oneshot-ll" : "oneshot", "8 bytes on one node");
         expect_path(c, x, x, big, VSYM_COLL_RING, "ring", "forced");
         /* AUTO, 1 MiB of f32 from ordinary buffers: the ring up to 8 ranks, two-shot beyond;
-         * between 2 ranks in place one-shot, except on AMD CPUs; and from 2 MiB: */
+         * between 2 ranks in place one-shot; and from 2 MiB: */
         if (getenv("VSYM_COLL_ALGO") == NULL) {
             const int amd = vsym_util_cpu_amd();
             const char *large = n <= 8 ? "ring" : "twoshot";
             expect_path(c, x, x + big, big, VSYM_COLL_AUTO, large, "1 MiB out of place");
-            expect_path(c, x, x, big, VSYM_COLL_AUTO, n == 2 && !amd ? "oneshot" : large,
-                        "1 MiB in place");
+            expect_path(c, x, x, big, VSYM_COLL_AUTO, n == 2 ? "oneshot" : large, "1 MiB in place");
             /* The broadcast's reader between 2 ranks asks for the next call's lines up to 2 of
              * them on AMD CPUs, else 5 (56 data bytes a line). */
             VSYM_CHECK(c->ll_next_max == (amd ? 112u : 280u),
@@ -1160,7 +1159,7 @@ static void t_paths(vsym_team_t *team)
             /* 2 MiB in place: beyond 2 ranks sharing cores two-shot, except on AMD CPUs. */
             const int shared_two = n > 2 && n <= 8 && !vsym_util_core_per_rank() && !amd;
             expect_path(c, x, x, 2 * big, VSYM_COLL_AUTO,
-                        n == 2       ? (amd ? "ring" : "oneshot")
+                        n == 2       ? "oneshot"
                         : shared_two ? "twoshot"
                                      : large,
                         "2 MiB in place");
@@ -1334,15 +1333,29 @@ static void t_paths(vsym_team_t *team)
                              "ring", "all-gather at the limit, ring");
         }
         /* VSYM_COLL_STREAM_MIN: auto streams the broadcast's publishes from 32 KiB and the
-         * all-gather's from 4 KiB per rank (where ranks share cores) on AMD CPUs, never
-         * elsewhere; a size sets both; 0 never (SIZE_MAX). */
+         * all-gather's from 4 KiB per rank (where ranks share cores) on AMD CPUs of family 25,
+         * never elsewhere (family 26 forced too); a size sets both; 0 never (SIZE_MAX). */
         if (getenv("VSYM_COLL_STREAM_MIN") == NULL) {
-            const int amd = vsym_util_cpu_amd();
+            const int amd = vsym_util_amd_streams_near();
             size_t bc = amd ? 32768 : SIZE_MAX,
                    ag = amd && !vsym_util_core_per_rank() ? 4096 : SIZE_MAX;
             VSYM_CHECK(c->bc_stream_min == bc && c->ag_stream_min == ag,
                        "streaming limits %zu and %zu, expected %zu and %zu", c->bc_stream_min,
                        c->ag_stream_min, bc, ag);
+            vsym_util_cpu_amd_force(1);
+            for (int fam = 25; fam <= 26; fam++) {
+                vsym_coll_t *c2;
+                vsym_util_cpu_family_force(fam);
+                VSYM_CHECK_OK(vsym_coll_create(team, &c2));
+                const size_t bw = fam == 25 ? 32768 : SIZE_MAX,
+                             aw = fam == 25 && !vsym_util_core_per_rank() ? 4096 : SIZE_MAX;
+                VSYM_CHECK(c2->bc_stream_min == bw && c2->ag_stream_min == aw,
+                           "AMD family %d: streaming limits %zu and %zu, expected %zu and %zu", fam,
+                           c2->bc_stream_min, c2->ag_stream_min, bw, aw);
+                VSYM_CHECK_OK(vsym_coll_destroy(c2));
+            }
+            vsym_util_cpu_family_force(-1);
+            vsym_util_cpu_amd_force(-1);
             const char *set[] = {"0", "1", "96K"};
             const size_t want[] = {SIZE_MAX, 1, 98304};
             for (int k = 0; k < 3; k++) {

@@ -774,13 +774,16 @@ static void test_half_reduce(void)
 /* What a rank publishes into its scratch (vsym_util_copy_publish, vsym_coll_reduce_publish)
  * under VSYM_PUBLISH_STREAM off, on and auto: every byte copied at any length and alignment,
  * nothing stored around it, on streams and off does not (below the streaming threshold), auto
- * never streams below 8 KiB; the reduction's bits those of vsym_coll_reduce in every mode. */
+ * with the lines near (its probe forced) streams nothing but copies of 16-128 KiB where every
+ * rank has a core on AMD CPUs of family 25 (vsym_util_amd_streams_near; both families forced at
+ * the end); the reduction's bits those of vsym_coll_reduce in every mode. */
 static void test_publish(void)
 {
     static const char *const modes[] = {"off", "on", "auto"};
     const size_t lens[] = {0, 1, 100, 4095, 4096, 8191, 8192, 12345, 16383, 16384, 65536 + 17};
-    /* auto streams there (copies of 16-128 KiB always, others while the lines are far) */
-    const int amd_core = vsym_util_cpu_amd() && vsym_util_core_per_rank();
+    /* auto streams those near (family 25), others only while the lines are far */
+    const int near_rule = vsym_util_amd_streams_near() && vsym_util_core_per_rank();
+#define NEAR_LEN(len) ((len) >= 16384 && (len) <= 131072)
     enum { PAD = 64 };
     unsigned char *src = malloc(65536 + 17 + 8), *dst = malloc(65536 + 17 + 2 * PAD + 16);
     VSYM_CHECK(src != NULL && dst != NULL, "malloc");
@@ -789,6 +792,7 @@ static void test_publish(void)
     for (int m = 0; m < 3; m++) {
         VSYM_CHECK(setenv("VSYM_PUBLISH_STREAM", modes[m], 1) == 0, "setenv");
         VSYM_CHECK_OK(vsym_settings_check());
+        vsym_util_publish_probe_force(0); /* auto: every probe finds the lines near */
         for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++)
             for (int so = 0; so < 8; so += 5)
                 for (int dofs = 0; dofs < 16; dofs += 3) {
@@ -805,20 +809,17 @@ static void test_publish(void)
                                    len);
                     VSYM_CHECK(m != 0 || streamed == 0, "publish off: %zu bytes streamed", len);
                     VSYM_CHECK(m != 1 || streamed == 1, "publish on: %zu bytes not streamed", len);
-                    VSYM_CHECK(m != 2 || len >= 8192 || streamed == 0,
-                               "publish auto: %zu bytes (under 8 KiB) streamed", len);
-                    VSYM_CHECK(m != 2 || amd_core || streamed == 0,
-                               "publish auto: %zu bytes streamed (not an AMD CPU with a core a "
-                               "rank)",
-                               len);
-                    VSYM_CHECK(m != 2 || !amd_core || len < 16384 || streamed == 1,
-                               "publish auto: %zu bytes (16-128 KiB) not streamed", len);
+                    VSYM_CHECK(m != 2 || streamed == (near_rule && NEAR_LEN(len)),
+                               "publish auto, the lines near: %zu bytes %s (%s)", len,
+                               streamed ? "streamed" : "not streamed",
+                               near_rule ? "AMD family 25, a core a rank" : "no near rule");
                 }
         VSYM_CHECK(vsym_util_publish_streams(100) == (m == 1),
                    "publish %s: a 100-byte reduction %s", modes[m],
                    m == 1 ? "not streamed" : "streamed");
+        vsym_util_publish_probe_force(-1);
         for (size_t len = 16384; len <= 131072; len *= 8) {
-            const int want = m == 1 || (m == 2 && amd_core);
+            const int want = m == 1 || (m == 2 && near_rule);
             VSYM_CHECK(vsym_util_publish_streams(len) == want,
                        "publish %s: a %zu-byte reduction %s", modes[m], len,
                        want ? "not streamed" : "streamed");
@@ -846,8 +847,8 @@ static void test_publish(void)
         free(got);
     }
     /* Ranks sharing cores: auto times its probes on AMD CPUs too and streams from 8 KiB while they
-     * find the lines far (forced here), but 16-128 KiB only as they say (no window); never on
-     * other CPUs. */
+     * find the lines far (forced here), but 16-128 KiB near only with a core per rank on family
+     * 25; never on other CPUs. */
     VSYM_CHECK(setenv("VSYM_PUBLISH_STREAM", "auto", 1) == 0, "setenv");
     VSYM_CHECK_OK(vsym_settings_check());
     const int amd = vsym_util_cpu_amd();
@@ -858,7 +859,8 @@ static void test_publish(void)
             vsym_util_publish_probe_force(far);
             for (int k = 0; k < 40; k++) { /* the probe runs once in 16 copies */
                 const size_t len = k % 2 ? 65536 + 17 : 12345;
-                const int want = amd && (far || (!shared && len >= 16384));
+                const int want =
+                    amd && (far || (!shared && vsym_util_amd_streams_near() && NEAR_LEN(len)));
                 memset(dst, 0xA5, 65536 + 17 + 2 * PAD + 16);
                 int streamed = vsym_util_copy_publish(dst + PAD, src, len);
                 VSYM_CHECK(memcmp(dst + PAD, src, len) == 0, "publish auto: %zu bytes", len);
@@ -903,8 +905,10 @@ static void test_publish(void)
                 int streamed = 0;
                 for (int i = 0; i < 17; i++)
                     streamed = vsym_util_copy_publish(dst + PAD, src, len);
-                /* (a core a rank: 16-128 KiB stream whatever the record says) */
-                const int want = amd && (rtt > 250 || (!shared && len >= 16384));
+                /* (a core a rank, family 25: 16-128 KiB stream whatever the record says) */
+                const int want =
+                    amd &&
+                    (rtt > 250 || (!shared && vsym_util_amd_streams_near() && NEAR_LEN(len)));
                 VSYM_CHECK(streamed == want && vsym_util_publish_streams(len) == want,
                            "publish auto, %s, the team's line round trip %llu ns: %zu bytes %s",
                            shared ? "cores shared" : "a core a rank", (unsigned long long)rtt, len,
@@ -934,11 +938,31 @@ static void test_publish(void)
                    "symmetric all-reduce of 1 MiB without the team's record: streams");
         vsym_util_publish_probe_force(-1);
     }
+    /* The near rule by family (an AMD CPU forced, a core per rank, the lines near): family 25
+     * streams a copy of 64 KiB, family 26 does not; neither streams 12345 bytes. */
     vsym_util_wait_policy_init(1);
+    vsym_util_cpu_amd_force(1);
+    vsym_util_publish_probe_force(0);
+    for (int fam = 25; fam <= 26; fam++) {
+        vsym_util_cpu_family_force(fam);
+        VSYM_CHECK(vsym_util_amd_streams_near() == (fam == 25), "family %d: near rule %d", fam,
+                   vsym_util_amd_streams_near());
+        const int big = vsym_util_copy_publish(dst + PAD, src, 65536 + 17),
+                  small = vsym_util_copy_publish(dst + PAD, src, 12345);
+        VSYM_CHECK(big == (fam == 25) && !small && vsym_util_publish_streams(65536) == (fam == 25),
+                   "publish auto, AMD family %d, the lines near: 64 KiB %s, 12345 bytes %s", fam,
+                   big ? "streamed" : "not streamed", small ? "streamed" : "not streamed");
+    }
+    vsym_util_cpu_family_force(-1);
+    vsym_util_cpu_amd_force(-1);
+    vsym_util_publish_probe_force(-1);
+    VSYM_CHECK(vsym_util_cpu_family() > 0 || !vsym_util_cpu_amd(), "the CPU's family: %d",
+               vsym_util_cpu_family());
     VSYM_CHECK(unsetenv("VSYM_PUBLISH_STREAM") == 0, "unsetenv");
     VSYM_CHECK_OK(vsym_settings_check());
     free(src);
     free(dst);
+#undef NEAR_LEN
 }
 
 /* The line round trip against a helper thread (vsym_util_thread_line_rtt, what team rank 0 times

@@ -158,8 +158,8 @@ static size_t ar_zc_rule(int n, int in_place)
 }
 
 /* The limit VSYM_COLL_STREAM_MIN gives (setting: SIZE_MAX for auto, 0 never): auto is amd_min on
- * AMD CPUs, never elsewhere. Broadcast and all-gather of ordinary buffers, time cached / time
- * streamed, medians of the launches of stop 30:
+ * AMD CPUs of family 25 and before, never elsewhere. Broadcast and all-gather of ordinary buffers,
+ * time cached / time streamed, medians of the launches of stop 30:
  *  - 2-core AMD EPYC guest (family 25 model 17; results/coll/dev-2core-zen4-2026-11-27-stop30):
  *    the broadcast 1.5-1.8 at 32-128 KiB and 1.4-1.8 at 2-8 MiB at 2 ranks (0.8 at 512 KiB),
  *    2.5-4.9 from 32 KiB at 4 ranks on 2 cores, and no more launches in which the cached copy
@@ -182,12 +182,17 @@ static size_t ar_zc_rule(int n, int in_place)
  * rank the all-gather leaves it to VSYM_PUBLISH_STREAM (results/coll/dev-2core-zen4-2026-11-27-
  * stop35). Stop 36, 4 ranks on the 2 cores, four rounds: the all-gather streamed from 4 KiB per
  * rank took 0.46-0.86 of the time with the 512 KiB limit at 16 KiB-1 MiB (4-256 KiB a rank;
- * 256 KiB 70-75 -> 30-33 us), 0.96-1.13 beyond, where both stream: so from 4 KiB there. */
+ * 256 KiB 70-75 -> 30-33 us), 0.96-1.13 beyond, where both stream: so from 4 KiB there.
+ * The Zen 5 guest (family 26; stop 57, the benchmarks' buffers written since stop 52), launches
+ * taking turns, auto against never, time never / auto: near (111 launches each) the broadcast
+ * 0.40-0.87 at 64 KiB-4 MiB between 2 ranks and 0.69-0.82 at 4, the all-gather at 4 ranks
+ * 0.66-0.73 at 16 KiB-4 MiB; far (2-3 launches each) 0.80-1.08. So auto streams them on AMD CPUs
+ * of family 25 only (vsym_util_amd_streams_near; results/coll/dev-2core-zen5-2026-12-02-stop57). */
 static size_t stream_min(size_t setting, size_t amd_min)
 {
     if (setting == 0) return SIZE_MAX; /* never */
     if (setting != SIZE_MAX) return setting;
-    return vsym_util_cpu_amd() ? amd_min : SIZE_MAX;
+    return vsym_util_amd_streams_near() ? amd_min : SIZE_MAX;
 }
 
 VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
@@ -672,7 +677,7 @@ static int ag_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *d
 
 /* Whether an all-reduce between 2 ranks in place, which the rule gave the ring (from 128 KiB of
  * f32, f64 and the integers), runs one-shot instead: algorithm left to the library, ordinary
- * buffers on one node, not on AMD CPUs. On the 2-vCPU Intel guest of stop 50 one-shot took
+ * buffers on one node. On the 2-vCPU Intel guest of stop 50 one-shot took
  * 0.86-0.98 of the ring's time in place at 256 KiB-16 MiB (four or five rounds a size, median
  * 0.88; 8 MiB 1009 us against 1158, Open MPI's MPI_Allreduce 1148, which the ring had trailed by
  * 1.07-1.09x in the main job) and 1.00-1.03 out of place (1.20 at 32 MiB); on the 16-core Intel
@@ -681,12 +686,15 @@ static int ag_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *d
  * stop50, device-16core-2026-11-29-stop50). One-shot moves more bytes (each rank publishes all
  * of src, not half) but synchronises once a chunk, not twice, and stores into lines of dst it has
  * just read. The rule's own trials (stop 17: the ring 1.06-1.16x faster than one-shot from 256
- * KiB) did not time in place apart; AMD CPUs are not measured since, and keep the ring. */
+ * KiB) did not time in place apart. On the 2-vCPU Zen 5 guest (stop 57, after its publishes
+ * stopped streaming with the cores near), each forced, ten launches taking turns, medians: in
+ * place 0.81-0.89 at 256 KiB-16 MiB, 0.83-0.95 with the input rewritten and the output read;
+ * out of place 0.94-1.12 (results/coll/dev-2core-zen5-2026-12-02-stop57). So on every CPU. */
 static int ar_inplace_oneshot(const vsym_coll_t *c, const void *src, const void *dst,
                               vsym_dtype_t dtype, vsym_coll_algo_t algo, int chosen)
 {
     return chosen && c->n == 2 && src == dst && algo == VSYM_COLL_RING && c->all_direct &&
-           dtype != VSYM_DTYPE_F16 && dtype != VSYM_DTYPE_BF16 && !vsym_util_cpu_amd();
+           dtype != VSYM_DTYPE_F16 && dtype != VSYM_DTYPE_BF16;
 }
 
 /* Whether an all-reduce of bytes from ordinary buffers beyond 2 ranks, which the rule gave the

@@ -45,8 +45,8 @@
       "250 ns: between its ranks 0 and 1 every 16 MiB of such collectives where every rank has a " \
       "core, else between rank 0's CPU and another, against a thread of rank 0, at most once a "   \
       "second) the rest, the next 15 copies and the reductions after them with "                   \
-      "non-temporal stores, else ordinary stores, and where every rank has a core, "               \
-      "copies and reductions of 16-128 KiB with non-temporal stores; on: "                         \
+      "non-temporal stores, else ordinary stores, and on AMD CPUs of family 25 (Zen 3-4) where "   \
+      "every rank has a core, copies and reductions of 16-128 KiB with non-temporal stores; on: "  \
       "non-temporal stores at every size; off: ordinary stores (VSYM_NT_THRESHOLD still "          \
       "applies).")                                                                                 \
     X(DEVICE, STRING, "", "",                                                                      \
@@ -103,8 +103,10 @@
     X(COLL_STREAM_MIN, SIZE, "auto", "",                                                           \
       "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
       "publishing copies use non-temporal stores, so that readers on other cores find the data "   \
-      "in memory instead of snooping it out of the writer's cache (auto: on AMD CPUs broadcast "   \
-      "32K and, where ranks share cores, all-gather 4K, elsewhere never; 0: never).")              \
+      "in memory instead of snooping it out of the writer's cache (auto: on AMD CPUs of family "   \
+      "25 "                                                                                        \
+      "(Zen 3-4) broadcast 32K and, where ranks share cores, all-gather 4K, elsewhere never; 0: "  \
+      "never).")                                                                                   \
     X(FUSED_MODE, STRING, "auto", "",                                                              \
       "Fused collective mode (auto: the autotune table, else a size rule; or oneshot, twoshot, "   \
       "fewest_bytes, baseline).")                                                                  \

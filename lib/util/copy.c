@@ -208,7 +208,7 @@ void vsym_util_copy(void *dst, const void *src, size_t len)
 #define PUBLISH_PROBE 4096   /* the timed head of an auto copy */
 #define PUBLISH_SLOW_NS 1000 /* the head's time from which the rest streams */
 #define PUBLISH_EVERY 16     /* auto: one copy in this many is timed */
-/* auto: copies of this many bytes stream whatever the probe says (near cores too). */
+/* auto: copies of this many bytes stream whatever the probe says (near cores too; publish_near) */
 #define PUBLISH_NEAR_MIN 16384
 #define PUBLISH_NEAR_MAX 131072
 
@@ -263,17 +263,24 @@ static int publish_mode(void)
     return m == 0 && !vsym_util_cpu_amd() ? 2 : m;
 }
 
-/* auto: a copy of len bytes streams with the cores near too, where every rank has a core. 2-core
- * AMD host, 2 ranks, the cores near, five launches each taking turns, every publish streamed
- * against auto (then only while far): 0.57-0.99 of the time for the collectives whose copies were
- * 16-128 KiB (the all-reduce 128 KiB 26.4-27.5 -> 20.0-21.4 us, the reduce-scatter 128 KiB 15.2
- * -> 8.8), 1.3-2.3x at 8 KiB, 0.68-2.2x from 256 KiB, most above 1
- * (results/coll/dev-2core-zen4-2026-11-27-stop36): a reader pulls lines another core holds
- * modified at 5-7 GB/s, from memory faster, while the whole copy stays in the caches. At 4 ranks
- * on the 2 cores streaming every publish gained nothing outside the all-gather (stop 36). */
+/* auto: a copy of len bytes streams with the cores near too, where every rank has a core, on
+ * AMD CPUs of family 25 (vsym_util_amd_streams_near). 2-core AMD host (Zen 4), 2 ranks, the cores
+ * near, five launches each taking turns, every publish streamed against auto (then only while
+ * far): 0.57-0.99 of the time for the collectives whose copies were 16-128 KiB (the all-reduce 128
+ * KiB 26.4-27.5 -> 20.0-21.4 us, the reduce-scatter 128 KiB 15.2 -> 8.8), 1.3-2.3x at 8 KiB,
+ * 0.68-2.2x from 256 KiB, most above 1 (results/coll/dev-2core-zen4-2026-11-27-stop36): a reader
+ * pulls lines another core holds modified at 5-7 GB/s, from memory faster, while the whole copy
+ * stays in the caches. At 4 ranks on the 2 cores streaming every publish gained nothing outside
+ * the all-gather (stop 36). On the Zen 5 guest (family 26; 2 ranks, the benchmarks' buffers
+ * written since stop 52, launches taking turns, each state by the bench's line round trip) the
+ * same rule made every collective 1.6-2.9x slower at 16-256 KiB near (all-reduce 256 KiB 24.3 ->
+ * 12.0 us without it; 130 launches each, medians; the all-gather, reduce-scatter, all-to-all and
+ * broadcast alike) and changed nothing far (0.96-1.03, 15-19 launches each: the probe and the
+ * team's record stream there) (results/coll/dev-2core-zen5-2026-12-02-stop57). */
 static int publish_near(size_t len)
 {
-    return len >= PUBLISH_NEAR_MIN && len <= PUBLISH_NEAR_MAX && vsym_util_core_per_rank();
+    return len >= PUBLISH_NEAR_MIN && len <= PUBLISH_NEAR_MAX && vsym_util_core_per_rank() &&
+           vsym_util_amd_streams_near();
 }
 
 int vsym_util_copy_publish(void *dst, const void *src, size_t len)

@@ -1,6 +1,9 @@
 /* Facts of the machine a rank runs on: CPU, NUMA (libnuma), frequency (libcpufreq). */
 #define _GNU_SOURCE
 #include <cpufreq.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <numa.h>
 #include <pthread.h>
 #include <sched.h>
@@ -50,6 +53,41 @@ int vsym_util_cpu_amd(void)
 #else
     return 0;
 #endif
+}
+
+static int cpu_family_forced = -1; /* vsym_util_cpu_family_force */
+
+void vsym_util_cpu_family_force(int family)
+{
+    __atomic_store_n(&cpu_family_forced, family < 0 ? -1 : family, __ATOMIC_RELAXED);
+}
+
+int vsym_util_cpu_family(void)
+{
+    const int forced = __atomic_load_n(&cpu_family_forced, __ATOMIC_RELAXED);
+    if (forced >= 0) return forced;
+#if defined(__x86_64__)
+    /* cpuid traps to the hypervisor in a guest (microseconds): asked once a process. */
+    static int cached = -1;
+    int family = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (family < 0) {
+        unsigned a, b, c, d;
+        family = 0;
+        if (__get_cpuid(1, &a, &b, &c, &d)) {
+            const unsigned base = (a >> 8) & 0xf, ext = (a >> 20) & 0xff;
+            family = (int)(base == 0xf ? base + ext : base);
+        }
+        __atomic_store_n(&cached, family, __ATOMIC_RELAXED);
+    }
+    return family;
+#else
+    return 0;
+#endif
+}
+
+int vsym_util_amd_streams_near(void)
+{
+    return vsym_util_cpu_amd() && vsym_util_cpu_family() <= 25;
 }
 
 /* ---- A line's round trip between two CPUs, timed by a helper thread ------------------------- */

@@ -150,6 +150,16 @@ int vsym_util_cpu_amd(void);
 /* Tests: -1 (the default) asks the CPU; 0 or 1 makes vsym_util_cpu_amd() say so (the rules of
  * AMD CPUs tested on others). */
 void vsym_util_cpu_amd_force(int yes);
+/* The x86 CPU family (cpuid leaf 1 with its extended family: 25 for AMD's Zen 3 and 4, 26 for
+ * Zen 5, 6 for Intel's cores), 0 on other architectures. */
+int vsym_util_cpu_family(void);
+/* Tests: -1 (the default) asks the CPU; else vsym_util_cpu_family() says family. */
+void vsym_util_cpu_family_force(int family);
+/* 1 where the rules that stream a writer's copies with the cores near apply: AMD CPUs of family
+ * 25 and before, where they were measured (stops 30-36: the publishes of 16-128 KiB with a core
+ * per rank, VSYM_COLL_STREAM_MIN auto's broadcast and all-gather); on the Zen 5 guest (family
+ * 26) they made every collective they touch slower near and no faster far (stop 57). */
+int vsym_util_amd_streams_near(void);
 
 /* 1 on a CPU emulated by qemu's TCG (hypervisor CPUID leaf "TCGTCGTCGTCG", or "TCG" in the model
  * name): pauses enter qemu's main loop, and 16-byte vector accesses may be split in two. */
@@ -218,12 +228,11 @@ void vsym_util_copy_fence(void);
  * in 2 us with non-temporal stores, which do not wait. So from 8 KiB, on AMD CPUs,
  * VSYM_PUBLISH_STREAM auto times the first 4 KiB of one such copy in 16 and streams that copy's
  * rest and the next 15 copies when it took 1 us or more (timing every copy cost 0.2-0.4 us a call
- * at 8 KiB); where every rank has a core, copies of 16-128 KiB stream untimed (faster with the
- * cores near too). Returns 1 when the copy streamed (fenced: visible before any later store). */
+ * at 8 KiB). Returns 1 when the copy streamed (fenced: visible before any later store). */
 int vsym_util_copy_publish(void *dst, const void *src, size_t len);
 /* For other stores of len bytes into such memory (a reduction's results): 1 where they should
- * stream, by VSYM_PUBLISH_STREAM (on: always; auto: 16-128 KiB with a core per rank, and from 8
- * KiB where this process's last timed copy found the lines far, or the team's record below did). */
+ * stream, by VSYM_PUBLISH_STREAM (on: always; auto: from 8 KiB where this process's last timed
+ * copy found the lines far, or the team's record below did). */
 int vsym_util_publish_streams(size_t len);
 /* Tests: -1 (the default) times the probe; 0 or 1 makes every probe find the lines near or far. */
 void vsym_util_publish_probe_force(int far);
