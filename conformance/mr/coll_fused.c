@@ -264,11 +264,12 @@ static void untuned_rule(vsym_fused_t *f)
         (modes & (1u << VSYM_FUSED_FEWEST_BYTES))
             ? VSYM_FUSED_FEWEST_BYTES
             : ((modes & (1u << VSYM_FUSED_TWOSHOT)) ? VSYM_FUSED_TWOSHOT : VSYM_FUSED_ONESHOT);
-    /* input bytes in one exchange: all-reduce + all-gather of ordinary buffers, the others */
+    /* input bytes in one exchange: all-reduce + all-gather of ordinary buffers (where ranks
+     * share AMD cores 32 KiB from stop 57, 64 KiB before), the others */
     const int shared = !vsym_util_core_per_rank(), amd = vsym_util_cpu_amd();
     const size_t one_max = !shared ? 256
                            : !amd  ? 8192
-                                   : 65536,
+                                   : 32768,
                  one_max2 = !shared ? 256
                             : !amd  ? 8192
                                     : 32768,
@@ -374,6 +375,10 @@ static void untuned_rule(vsym_fused_t *f)
             const int rs_base = rs_ar && !shared && !amd && bytes >= 16384;
             const int zc = in_place && bytes >= zc_from;
             vsym_fused_mode_t want = zc && bytes >= sym_min && !one && !rs_base ? two : plain;
+            /* (where ranks share AMD cores, all-reduce + all-gather not in place: one exchange to
+             * 16 KiB of 2-byte elements, the two-shot modes beyond) */
+            if (shared && amd && op == VSYM_FUSED_ALLREDUCE_ALLGATHER && !zc && wn <= 8)
+                want = bytes <= 16384 ? VSYM_FUSED_ONESHOT : two;
             vsym_fused_mode_t m =
                 vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, si, so, n, VSYM_DTYPE_BF16);
             VSYM_CHECK(m == want, "%s, %zu bytes, symmetric buffers, untuned: %s, expected %s",
@@ -396,6 +401,29 @@ static void untuned_rule(vsym_fused_t *f)
                            vsym_fused_in_place_runs(f) == before ? "not run" : "run",
                            zc ? "run" : "not run");
             }
+        }
+    }
+    /* All-reduce + all-gather of f32 where ranks share AMD cores (stop 57): one exchange to 32
+     * KiB of input from symmetric buffers as from ordinary ones (2-byte elements of symmetric
+     * buffers to 16 KiB, above), the two-shot modes beyond. */
+    if (shared && amd && nodes == 1 && wn <= 8 &&
+        (vsym_fused_valid_ops(f) & (1u << VSYM_FUSED_ALLREDUCE_ALLGATHER))) {
+        const size_t f32_in[] = {16384, 32768, 65536};
+        for (size_t k = 0; k < sizeof(f32_in) / sizeof(f32_in[0]); k++) {
+            const size_t n = f32_in[k] / 4;
+            const vsym_fused_mode_t want_sym = f32_in[k] <= 32768 ? VSYM_FUSED_ONESHOT : two,
+                                    want_plain = want_sym;
+            const vsym_fused_mode_t ms = vsym_fused_select_mode_for(f,
+                                                                    VSYM_FUSED_ALLREDUCE_ALLGATHER,
+                                                                    si, so, n, VSYM_DTYPE_F32),
+                                    mp = vsym_fused_select_mode_for(f,
+                                                                    VSYM_FUSED_ALLREDUCE_ALLGATHER,
+                                                                    heap, heap, n, VSYM_DTYPE_F32);
+            VSYM_CHECK(ms == want_sym && mp == want_plain,
+                       "allreduce_allgather, f32, %zu bytes of input, untuned: symmetric buffers "
+                       "%s, expected %s; ordinary %s, expected %s",
+                       f32_in[k], vsym_fused_mode_name(ms), vsym_fused_mode_name(want_sym),
+                       vsym_fused_mode_name(mp), vsym_fused_mode_name(want_plain));
         }
     }
     VSYM_CHECK_OK(vsym_fused_buffer_free(f, so));

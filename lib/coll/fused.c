@@ -690,10 +690,10 @@ static int in_place_buffers(const vsym_fused_t *f, vsym_fused_op_t op, const voi
 }
 
 /* AUTO's mode without a table, a size rule (one exchange for small inputs, where waits
- * dominate; fewer bytes for large ones); also where the autotune starts from. sym: the two-shot
- * modes run in place (zc_runs). */
-static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, size_t bytes, int sym,
-                                   size_t es)
+ * dominate; fewer bytes for large ones); also where the autotune starts from. bufs_sym: in and
+ * out are symmetric buffers; sym: the two-shot modes run in place on them (zc_runs). */
+static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, size_t bytes,
+                                   int bufs_sym, int sym, size_t es)
 {
     /* Without a table, a rule from the fused suite's runs on one node (2-core AMD, 4 ranks;
      * 16-core Xeon, 4, 8 and 16 ranks: results/coll/README.md):
@@ -762,12 +762,25 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
               rs_ar = op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE;
     /* a core per rank on at most 8 ranks of other CPUs than AMD's (stop 52's sizes below) */
     const int own_few = !shared && !amd && f->W <= 8;
-    const size_t one_max = !shared                                        ? 256
-                           : !amd && sym                                  ? (rs_ar ? 2048 : 1024)
-                           : !amd                                         ? 8192
-                           : op == VSYM_FUSED_ALLREDUCE_ALLGATHER && !sym ? 65536
-                           : rs_ar && es >= 4                             ? 16384
-                                                                          : 32768;
+    /* Where ranks share AMD cores all-reduce + all-gather (not in place) takes one exchange to 32
+     * KiB of input, on symmetric buffers (bufs_sym) of 2-byte elements to 16 KiB, the two-shot
+     * modes beyond (64 KiB before, stop 47). Stop 57, the 2-core Zen 5 guest, 4 ranks (2 x 2),
+     * after the baseline's all-gather between the 2 ranks of a DP team stopped streaming its copies
+     * (VSYM_COLL_STREAM_MIN auto), medians of six launches, plain and with the input rewritten and
+     * the output read, the cores near: the two-shot 0.92-0.97 of the one exchange's time at 64 KiB
+     * (ordinary buffers, f16 and f32), 0.79-0.95 on symmetric f16 from 32 KiB, 1.04 at 16 KiB.
+     * Symmetric f32 ran fastest through the baseline at 8-32 KiB near (0.84-0.91 of the one
+     * exchange's time) but the one exchange 1.12-1.36x the baseline's speed far (six launches),
+     * so it keeps it. The rule against the one before, builds taking turns, six launches, near:
+     * the baseline's time over AUTO's 1.02-1.28 where the rules differ (32-64 KiB), 0.85-1.24
+     * before (results/coll/dev-2core-zen5-2026-12-02-stop57, runs 6-8). */
+    const int ar_ag = op == VSYM_FUSED_ALLREDUCE_ALLGATHER;
+    const size_t one_max = !shared                        ? 256
+                           : !amd && sym                  ? (rs_ar ? 2048 : 1024)
+                           : !amd                         ? 8192
+                           : ar_ag && bufs_sym && es == 2 ? 16384
+                           : rs_ar && es >= 4             ? 16384
+                                                          : 32768;
     if (f->W <= 8 && bytes <= one_max &&
         (op == VSYM_FUSED_ALLREDUCE_ALLGATHER || op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE))
         return VSYM_FUSED_ONESHOT;
@@ -832,7 +845,7 @@ static vsym_fused_mode_t auto_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
         int m = vsym_coll_tune_lookup(&f->tune[sym][dtype], op, bytes);
         if (m > 0 && (f->valid_modes & (1u << m))) return (vsym_fused_mode_t)m;
     }
-    return rule_mode(f, op, bytes, zc_runs(f, op, bytes, sym), vsym_dtype_size(dtype));
+    return rule_mode(f, op, bytes, sym, zc_runs(f, op, bytes, sym), vsym_dtype_size(dtype));
 }
 
 /* VSYM_FUSED_MODE now: VSYM_FUSED_AUTO when unset or "auto", the mode it names, -1 when it names
@@ -1088,7 +1101,7 @@ VSYM_API vsym_status_t vsym_fused_autotune(vsym_fused_t *f, vsym_dtype_t dtype, 
                  * choice, made 1.1-1.6x. Starting from the rule, both pairs up to 1 KiB: 1.19-1.51x
                  * the baseline against 1.01-1.43x, medians of six launches per row, and no row
                  * under 0.99 at 8 B-1 MiB; results/coll/dev-2core-zen4-2026-11-27-stop39). */
-                int rule = rule_mode(f, (vsym_fused_op_t)op, (size_t)1 << b,
+                int rule = rule_mode(f, (vsym_fused_op_t)op, (size_t)1 << b, k,
                                      zc_runs(f, (vsym_fused_op_t)op, (size_t)1 << b, k),
                                      vsym_dtype_size(dtype));
                 if (best != rule && (f->valid_modes & (1u << rule))) {
