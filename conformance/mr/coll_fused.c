@@ -375,9 +375,10 @@ static void untuned_rule(vsym_fused_t *f)
             const int rs_base = rs_ar && !shared && !amd && bytes >= 16384;
             const int zc = in_place && bytes >= zc_from;
             vsym_fused_mode_t want = zc && bytes >= sym_min && !one && !rs_base ? two : plain;
-            /* (where ranks share AMD cores, all-reduce + all-gather not in place: one exchange to
-             * 16 KiB of 2-byte elements, the two-shot modes beyond) */
-            if (shared && amd && op == VSYM_FUSED_ALLREDUCE_ALLGATHER && !zc && wn <= 8)
+            /* (where ranks share AMD cores on one node and reach each other's symmetric buffers,
+             * all-reduce + all-gather not in place: one exchange to 16 KiB of 2-byte elements, the
+             * two-shot modes beyond) */
+            if (shared && amd && op == VSYM_FUSED_ALLREDUCE_ALLGATHER && !zc && wn <= 8 && in_place)
                 want = bytes <= 16384 ? VSYM_FUSED_ONESHOT : two;
             vsym_fused_mode_t m =
                 vsym_fused_select_mode_for(f, (vsym_fused_op_t)op, si, so, n, VSYM_DTYPE_BF16);
