@@ -261,6 +261,11 @@ long vsym_bench_pattern_check(const void *buf, size_t len, uint64_t seed)
     return wrong;
 }
 
+int vsym_bench_wrong_rc(long wrong)
+{
+    return wrong <= 0 ? 0 : wrong > 1000000 ? 1000000 : (int)wrong;
+}
+
 vsym_status_t vsym_bench_share_long(vsym_bench_t *b, int from, long *value)
 {
     long *all = malloc((size_t)b->nranks * sizeof(long));

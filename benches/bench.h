@@ -282,6 +282,9 @@ long vsym_bench_pattern_check(const void *buf, size_t len, uint64_t seed);
 
 /* Share a count from one rank with every rank (collective over the world). */
 vsym_status_t vsym_bench_share_long(vsym_bench_t *b, int from, long *value);
+/* A suite's return value for wrong values counted by --check: 0 for none, else the count (at
+ * most 1000000; main reports it and exits 1). */
+int vsym_bench_wrong_rc(long wrong);
 
 /* Share len bytes of buf from rank `from` with every rank: afterwards every rank's buf holds
  * from's bytes (collective over the world; e.g. a struct of results for rank 0 to print). */

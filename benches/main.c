@@ -418,6 +418,41 @@ static double measure_clock_ns(void)
     return (double)(vsym_util_time_ns() - t0) / n + (t == 1 ? 1e-9 : 0);
 }
 
+/* Where a rank runs: its CPUs and pid (build_config's exchange, print_preamble). */
+typedef struct {
+    char cpus[sizeof(((vsym_sysinfo_t *)0)->cpus_allowed)];
+    int64_t pid;
+} where_t;
+
+/* nccl-tests' preamble on stdout (rank 0): the run's options, then a line per rank with its pid,
+ * host (hosts: n names of host_len bytes) and CPUs. */
+static void print_preamble(const vsym_bench_t *b, const char *hosts, size_t host_len,
+                           const where_t *where)
+{
+    const vsym_bench_opts_t *o = b->opts;
+    char lo[32], hi[32], step[40], sizes[128] = "", iters[32] = "auto", warm[32] = "auto";
+    if (!b->suite->sizeless) {
+        if (o->step > 0)
+            snprintf(step, sizeof(step), "+%s", vsym_util_format_size(o->step, lo, sizeof(lo)));
+        else
+            snprintf(step, sizeof(step), "x%zu", o->factor);
+        snprintf(sizes, sizeof(sizes), "  sizes %s .. %s (%s)",
+                 vsym_util_format_size(b->sizes[0], lo, sizeof(lo)),
+                 vsym_util_format_size(b->max_size, hi, sizeof(hi)), step);
+    }
+    if (o->duration_s > 0)
+        snprintf(iters, sizeof(iters), "%gs", o->duration_s);
+    else if (o->iterations > 0)
+        snprintf(iters, sizeof(iters), "%ld", o->iterations);
+    if (o->warmup >= 0) snprintf(warm, sizeof(warm), "%ld", o->warmup);
+    printf("# vsym-bench %s  ranks %d  nodes %d%s  iters %s  warmup %s  check %d  commit %s\n",
+           b->suite->name, b->nranks, b->nnodes, sizes, iters, warm, o->check, vsym_build_commit());
+    for (int r = 0; r < b->nranks; r++)
+        printf("#  Rank %3d  Pid %7lld  on %s  cpus %s\n", r, (long long)where[r].pid,
+               hosts + (size_t)r * host_len, where[r].cpus);
+    fflush(stdout);
+}
+
 /* The effective configuration of this run, recorded with every result (results/README.md). */
 static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
 {
@@ -427,11 +462,6 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
     json_t *settings = json_object(), *from_env = json_array();
     char *all_hosts = NULL, *row = NULL, *all_rows = NULL, cmd[1024] = "";
     size_t n = (size_t)b->nranks;
-    /* where each rank runs: its CPUs and pid (the table's preamble, print_preamble) */
-    typedef struct {
-        char cpus[sizeof(si.cpus_allowed)];
-        int64_t pid;
-    } where_t;
     where_t mine = {.pid = (int64_t)getpid()}, *all_where = NULL;
     json_t *cpus = json_array();
 
@@ -521,32 +551,8 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
     b->config = cfg;
     cfg = NULL;
     hosts = tp = matrix = settings = from_env = cpus = NULL;
-    if (b->rank == 0 && !b->opts->quiet && !b->opts->csv) {
-        /* nccl-tests' preamble: the run's options, then a line per rank */
-        const vsym_bench_opts_t *o = b->opts;
-        char lo[32], hi[32], step[40], sizes[128] = "", iters[32] = "auto", warm[32] = "auto";
-        if (!b->suite->sizeless) {
-            if (o->step > 0)
-                snprintf(step, sizeof(step), "+%s", vsym_util_format_size(o->step, lo, sizeof(lo)));
-            else
-                snprintf(step, sizeof(step), "x%zu", o->factor);
-            snprintf(sizes, sizeof(sizes), "  sizes %s .. %s (%s)",
-                     vsym_util_format_size(b->sizes[0], lo, sizeof(lo)),
-                     vsym_util_format_size(b->max_size, hi, sizeof(hi)), step);
-        }
-        if (o->duration_s > 0)
-            snprintf(iters, sizeof(iters), "%gs", o->duration_s);
-        else if (o->iterations > 0)
-            snprintf(iters, sizeof(iters), "%ld", o->iterations);
-        if (o->warmup >= 0) snprintf(warm, sizeof(warm), "%ld", o->warmup);
-        printf("# vsym-bench %s  ranks %d  nodes %d%s  iters %s  warmup %s  check %d  commit %s\n",
-               b->suite->name, b->nranks, b->nnodes, sizes, iters, warm, o->check,
-               vsym_build_commit());
-        for (size_t r = 0; r < n; r++)
-            printf("#  Rank %3zu  Pid %7lld  on %s  cpus %s\n", r, (long long)all_where[r].pid,
-                   all_hosts + r * sizeof(si.host), all_where[r].cpus);
-        fflush(stdout);
-    }
+    if (b->rank == 0 && !b->opts->quiet && !b->opts->csv)
+        print_preamble(b, all_hosts, sizeof(si.host), all_where);
 out:
     free(all_where);
     json_decref(cpus);

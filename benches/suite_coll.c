@@ -559,7 +559,7 @@ out:
     vsym_status_t st2 = vsym_coll_destroy(r.coll);
     if (st == VSYM_OK) st = st2;
     if (st != VSYM_OK) return (int)st;
-    return total_wrong > 0 ? (int)(total_wrong > 1000000 ? 1000000 : total_wrong) : 0;
+    return vsym_bench_wrong_rc(total_wrong);
 }
 
 /* Every dtype and op the options name (parse_common), one after the other; the reductions' ops only
@@ -578,7 +578,7 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
             if (rc < 0) return rc;
             wrong += rc;
         }
-    return wrong > 1000000 ? 1000000 : (int)wrong;
+    return vsym_bench_wrong_rc(wrong);
 }
 
 static int run_allreduce(vsym_bench_t *b)
@@ -859,7 +859,7 @@ static int run_fused_dtype(vsym_bench_t *b, vsym_dtype_t dtype, vsym_fused_op_t 
     free(r.dst);
     free(auto_ran);
     if (st != VSYM_OK) return (int)st;
-    return total_wrong > 0 ? (int)(total_wrong > 1000000 ? 1000000 : total_wrong) : 0;
+    return vsym_bench_wrong_rc(total_wrong);
 }
 
 static int run_fused(vsym_bench_t *b)
@@ -873,7 +873,7 @@ static int run_fused(vsym_bench_t *b)
         if (rc < 0) return rc;
         wrong += rc;
     }
-    return wrong > 1000000 ? 1000000 : (int)wrong;
+    return vsym_bench_wrong_rc(wrong);
 }
 
 const vsym_bench_suite_t vsym_bench_suite_allreduce = {

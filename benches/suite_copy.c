@@ -534,7 +534,7 @@ static int run_copy(vsym_bench_t *b)
     vsym_status_t st2 = vsym_copy_destroy(svc);
     if (st != VSYM_OK) return st;
     if (st2 != VSYM_OK) return st2;
-    return b->wrong > 0 ? (int)(b->wrong > 1000000 ? 1000000 : b->wrong) : 0;
+    return vsym_bench_wrong_rc(b->wrong);
 }
 
 const vsym_bench_suite_t vsym_bench_suite_copy = {
