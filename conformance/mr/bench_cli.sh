@@ -176,11 +176,19 @@ EOF
       --check --json "$work/c.jsonl" --append > "$work/c_sym.out" 2> "$work/err" ||
       fail "copy --send symmetric run: $(cat "$work/err")"
   grep -q "symmetric send buffers" "$work/c_sym.out" || fail "copy --send symmetric: no title"
+  # The loaded reference's ring of puts with signals, with more ranks than cores.
+  "$run" -n 4 --timeout 120 -- "$bench" copy --pattern ring -s 64K -n 5 --check \
+      --json "$work/c.jsonl" --append > /dev/null 2> "$work/err" ||
+      fail "copy run, 4 ranks: $(cat "$work/err")"
   python3 - "$work/c.jsonl" <<'EOF' || exit 1
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
-if len(r) != 2:
-    sys.exit(f"FAIL: copy: {len(r)} records, expected 2")
+if len(r) != 3:
+    sys.exit(f"FAIL: copy: {len(r)} records, expected 3")
+s = r[2]
+if (s["config"]["ranks"] != 4 or s["wrong"] != 0 or s["put_all_gbs"] <= 0
+        or abs(s["copy_over_put_all"] - s["copy"]["bw_per_rank_gbs"] / s["put_all_gbs"]) > 1e-9):
+    sys.exit(f"FAIL: copy record, 4 ranks: {json.dumps(s)[:300]}")
 s = r[1]
 if (s["send_memory"] != "symmetric" or s["wrong"] != 0 or s["pattern"] != "alltoall"
         or s["busiest_rank_bytes"] != 2 * 65536 or s["put_single_peer_gbs"] <= 0):
