@@ -1633,7 +1633,9 @@ int main(int argc, char **argv)
     unsetenv("VSYM_NT_THRESHOLD");
     unsetenv("VSYM_COLL_ZEROCOPY_MIN");
     VSYM_CHECK_OK(vsym_settings_check());
-    if (!transport_scope) STEP(t_cores_state(world));
+    /* (in the transport scope too: teams whose ranks do not all reach each other by load and
+     * store only check that one limit holds, which the VM groups' teams are) */
+    STEP(t_cores_state(world));
     /* What every rank publishes into its scratch (copies, the reductions of the two-shot and
      * ring paths) stored with non-temporal stores, as VSYM_PUBLISH_STREAM auto does where the
      * peers' lines are far. */

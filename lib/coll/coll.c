@@ -265,13 +265,17 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
     if (c->zc_auto) c->zc_min = COLL_ZC_MIN;
     c->ar_zc_min[0] = c->zc_auto ? ar_zc_rule(c->n, 0) : c->zc_min;
     c->ar_zc_min[1] = c->zc_auto ? ar_zc_rule(c->n, 1) : c->zc_min;
-    c->ar_zc_far_min = c->zc_auto ? ar_zc_far_rule(c->n, c->ar_zc_min[0]) : c->zc_min;
     c->cores_far = -1;
     c->all_direct = 1;
     for (int r = 0; r < c->n; r++) {
         c->peer[r] = r == c->me ? c->base : vsym_obj_peer_ptr(c->scratch, r);
         if (c->peer[r] == NULL) c->all_direct = 0;
     }
+    /* The cores' state is found only where every rank reaches the others by load and store
+     * (rtt_probe), as the in-place path needs; elsewhere one limit. */
+    c->ar_zc_far_min = !c->zc_auto      ? c->zc_min
+                       : !c->all_direct ? c->ar_zc_min[0]
+                                        : ar_zc_far_rule(c->n, c->ar_zc_min[0]);
     /* 0 (never) unless every rank is reached by process-to-process copies (none over verbs). */
     const size_t pcopy_set = vsym_config_size(VSYM_CFG_COLL_PCOPY_MIN); /* SIZE_MAX: auto */
     const int amd = vsym_util_cpu_amd();
