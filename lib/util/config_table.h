@@ -103,10 +103,9 @@
     X(COLL_STREAM_MIN, SIZE, "auto", "",                                                           \
       "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
       "publishing copies use non-temporal stores, so that readers on other cores find the data "   \
-      "in memory instead of snooping it out of the writer's cache (auto: on AMD CPUs of family "   \
-      "25 "                                                                                        \
-      "(Zen 3-4) broadcast 32K and, where ranks share cores, all-gather 4K, elsewhere never; 0: "  \
-      "never).")                                                                                   \
+      "in memory instead of snooping it out of the writer's cache (auto: on AMD CPUs of "          \
+      "family 25 (Zen 3-4) broadcast 32K and, where ranks share cores, all-gather 4K, "            \
+      "elsewhere never; 0: never).")                                                               \
     X(FUSED_MODE, STRING, "auto", "",                                                              \
       "Fused collective mode (auto: the autotune table, else a size rule; or oneshot, twoshot, "   \
       "fewest_bytes, baseline).")                                                                  \
