@@ -250,7 +250,8 @@ static void factorisation(int ltp, int itp)
  * core per rank and, where ranks share cores, 32 KiB (all-reduce + all-gather of ordinary buffers
  * 64 KiB) on AMD CPUs, 8 KiB on others (1 KiB of symmetric buffers); above, all-reduce + all-gather
  * through the baseline up to 2 KiB and in two shots beyond, reduce-scatter + all-reduce through the
- * baseline up to 512 KiB (at every size with more than 8 ranks) and in two shots beyond. */
+ * baseline up to 512 KiB (128 KiB where ranks share cores of other CPUs than AMD's; at every size
+ * with more than 8 ranks) and in two shots beyond. */
 static void untuned_rule(vsym_fused_t *f)
 {
     vsym_fused_topo_t t;
@@ -281,6 +282,9 @@ static void untuned_rule(vsym_fused_t *f)
      * then the two-shot modes */
     const int own_few = !shared && !amd && wn <= 8; /* a core per rank, at most 8, not AMD */
     const size_t base_max = own_few ? 512 : 2048;
+    /* reduce-scatter + all-reduce: the baseline up to rs_base_max bytes of input (128 KiB where
+     * ranks share cores of other CPUs than AMD's, 512 KiB else), the two-shot modes beyond */
+    const size_t rs_base_max = shared && !amd ? (128u << 10) : (512u << 10);
 #define ARAG(n)                                                                                    \
     {                                                                                              \
         VSYM_FUSED_ALLREDUCE_ALLGATHER, (n),                                                       \
@@ -305,9 +309,9 @@ static void untuned_rule(vsym_fused_t *f)
          wn <= 8 ? VSYM_FUSED_ONESHOT : (base ? VSYM_FUSED_BASELINE : two)},
         {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, one_max2 / (size_t)(2 * dp) + 1,
          base ? VSYM_FUSED_BASELINE : two},
-        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(256u << 10) / (size_t)dp, /* 512 KiB */
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, rs_base_max / 2 / (size_t)dp,
          base ? VSYM_FUSED_BASELINE : two},
-        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, (size_t)(512u << 10) / (size_t)dp,
+        {VSYM_FUSED_REDUCESCATTER_ALLREDUCE, rs_base_max / (size_t)dp,
          wn > 8 && base ? VSYM_FUSED_BASELINE : two},
     };
 #undef ARAG

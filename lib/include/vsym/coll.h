@@ -350,13 +350,13 @@ VSYM_API void vsym_fused_shapes(const vsym_fused_t *fused, vsym_fused_op_t op, s
  * core per rank on other CPUs than AMD's); else
  * all-reduce + all-gather through the baseline up to 2 KiB (512 B with a core per rank on at most
  * 8 ranks of other CPUs than AMD's) and in two shots above, reduce-scatter +
- * all-reduce through the baseline up to 512 KiB (at every size beyond 8 ranks) and in two shots
- * above; across nodes and for the single collectives the baseline. The baseline's TP and DP
- * collectives are called with AUTO, so VSYM_COLL_ALGO forces their algorithm as it does any
- * collective's (the fused modes have their own setting, VSYM_FUSED_MODE). Collective over the
- * world. Errors: VSYM_ERR_BAD_OP (op not valid for the topology), VSYM_ERR_BAD_MODE (mode not
- * valid), VSYM_ERR_BAD_DTYPE, VSYM_ERR_BAD_SIZE (n x ranks x element size overflows),
- * VSYM_ERR_INVALID_PARAM, wait and transport errors. */
+ * all-reduce through the baseline up to 512 KiB (128 KiB where ranks share cores of other CPUs
+ * than AMD's; at every size beyond 8 ranks) and in two shots above; across nodes and for the single
+ * collectives the baseline. The baseline's TP and DP collectives are called with AUTO, so
+ * VSYM_COLL_ALGO forces their algorithm as it does any collective's (the fused modes have their own
+ * setting, VSYM_FUSED_MODE). Collective over the world. Errors: VSYM_ERR_BAD_OP (op not valid for
+ * the topology), VSYM_ERR_BAD_MODE (mode not valid), VSYM_ERR_BAD_DTYPE, VSYM_ERR_BAD_SIZE (n x
+ * ranks x element size overflows), VSYM_ERR_INVALID_PARAM, wait and transport errors. */
 VSYM_API vsym_status_t vsym_fused_run(vsym_fused_t *fused, vsym_fused_op_t op,
                                       vsym_fused_mode_t mode, const void *in, void *out, size_t n,
                                       vsym_dtype_t dtype);
