@@ -1116,6 +1116,131 @@ static void kind_paths(vsym_coll_t *c, int n, int direct, float *x)
     expect_kind_path(c, VSYM_COLL_KIND_BROADCAST, x, x, 4, VSYM_COLL_HIER, "twoshot", "HIER");
 }
 
+/* The all-reduce's process-copy limit a handle of team should have: VSYM_COLL_PCOPY_MIN where
+ * set, else 2 MiB between 2 ranks and 1 MiB where more share cores, never with a core per rank
+ * beyond 2 ranks nor on AMD CPUs; 0 where some rank is not reached by process-to-process copies. */
+static size_t ar_pcopy_expected(vsym_coll_t *c, vsym_team_t *team)
+{
+    int n = vsym_team_size(team), pcopy = 1;
+    for (int r = 0; r < n; r++)
+        pcopy &= vsym_team_process_copy(team, r);
+    return !pcopy || n < 2                 ? 0
+           : getenv("VSYM_COLL_PCOPY_MIN") ? c->pcopy_min
+           : vsym_util_cpu_amd()           ? 0
+           : n == 2                        ? (size_t)2 << 20
+           : !vsym_util_core_per_rank()    ? (size_t)1 << 20
+                                           : 0;
+}
+
+/* The all-reduce of ordinary buffers through process-to-process copies (ar_pcopy): AUTO from the
+ * limit, in place at any size, out of place while the ranks' src together stay within 32 MiB;
+ * not below the limit, not a forced algorithm, not on symmetric buffers read in place. x: room for
+ * 4 x big + 64 f32 twice. */
+static void ar_pcopy_paths(vsym_coll_t *c, vsym_team_t *team, float *x, size_t big)
+{
+    const size_t arpc = ar_pcopy_expected(c, team), n = (size_t)vsym_team_size(team);
+    VSYM_CHECK(c->ar_pcopy_min == arpc, "all-reduce's process-copy limit %zu, expected %zu",
+               c->ar_pcopy_min, arpc);
+    if (arpc == 0) {
+        printf("# coll_ops: the all-reduce's process-copy path is not taken here (%s)\n",
+               vsym_util_cpu_amd() ? "AMD CPU" : "no copies, or a core per rank beyond 2 ranks");
+        return;
+    }
+    const size_t cnt = arpc / 4, far = 4 * big + 64; /* f32 at the limit; dst that far on */
+    if (cnt <= far) {
+        if (n * arpc <= ((size_t)32 << 20))
+            expect_path(c, x, x + far, cnt, VSYM_COLL_AUTO, "process-copy",
+                        "at the process-copy limit, out of place");
+        expect_path(c, x, x, cnt, VSYM_COLL_AUTO, "process-copy", "at the limit, in place");
+        expect_path(c, x, x + far, cnt, VSYM_COLL_RING, "ring", "at the limit, ring");
+        expect_path(c, x, x + far, cnt, VSYM_COLL_TWOSHOT, "twoshot", "at the limit, two-shot");
+        const char *ov = vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, x, x + 1, cnt, VSYM_DTYPE_F32,
+                                        0, VSYM_COLL_AUTO);
+        VSYM_CHECK(ov != NULL && strcmp(ov, "process-copy") != 0,
+                   "all-reduce path at the process-copy limit, src and dst overlapping: %s",
+                   ov ? ov : "NULL");
+    }
+    if (cnt - 1 <= far) {
+        const char *below = vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, x, x + far, cnt - 1,
+                                           VSYM_DTYPE_F32, 0, VSYM_COLL_AUTO);
+        VSYM_CHECK(below != NULL && strcmp(below, "process-copy") != 0,
+                   "all-reduce path 4 bytes below the process-copy limit: %s",
+                   below ? below : "NULL");
+    }
+    /* Out of place beyond 32 MiB of the ranks' src together: through the scratch (addresses
+     * only: vsym_coll_path reads no element). */
+    const size_t over = ((size_t)32 << 20) / n / 4 + 1;
+    if (over * 4 >= arpc) {
+        float *y = malloc(2 * over * sizeof(float));
+        VSYM_CHECK(y != NULL, "malloc");
+        const char *p = vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, y, y + over, over,
+                                       VSYM_DTYPE_F32, 0, VSYM_COLL_AUTO);
+        VSYM_CHECK(p != NULL && strcmp(p, "process-copy") != 0,
+                   "all-reduce path, %zu bytes a rank out of place (over 32 MiB together): %s",
+                   over * 4, p ? p : "NULL");
+        p = vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, y, y, over, VSYM_DTYPE_F32, 0,
+                           VSYM_COLL_AUTO);
+        VSYM_CHECK(p != NULL && strcmp(p, "process-copy") == 0,
+                   "all-reduce path, %zu bytes a rank in place: %s, expected process-copy",
+                   over * 4, p ? p : "NULL");
+        free(y);
+    }
+}
+
+/* The all-reduce through process-to-process copies (VSYM_COLL_PCOPY_MIN=1K; VSYM_COLL_SCRATCH
+ * makes the blocks 4 KiB, so most cases take several): every dtype and op, in place and out of
+ * place, segments of unequal length, data checked against the reference with the guard bytes,
+ * the ranks' results bitwise the same. */
+static void t_ar_pcopy(vsym_team_t *team, const char *name)
+{
+    int me = vsym_team_rank(team), n = vsym_team_size(team);
+    vsym_coll_t *c;
+    setenv("VSYM_COLL_PCOPY_MIN", "1K", 1);
+    VSYM_CHECK_OK(vsym_settings_check());
+    VSYM_CHECK_OK(vsym_coll_create(team, &c));
+    unsetenv("VSYM_COLL_PCOPY_MIN");
+    VSYM_CHECK_OK(vsym_settings_check());
+    if (n < 2 || c->ar_pcopy_min == 0 || !c->all_direct) {
+        if (me == 0)
+            printf("# coll_ops: %s: the all-reduce's process-copy path is not checked (%s)\n", name,
+                   n < 2 ? "one rank" : "a peer out of process-to-process copies' reach");
+        VSYM_CHECK_OK(vsym_coll_destroy(c));
+        return;
+    }
+    seed_calls = 0;
+    const size_t counts[] = {1025, 3001, 40001};
+    int cases = 0;
+    for (int d = 0; d < VSYM_DTYPE_COUNT; d++)
+        for (int o = 0; o < VSYM_RED_COUNT; o++) {
+            const vsym_dtype_t dt = (vsym_dtype_t)d;
+            const int is_int = dt == VSYM_DTYPE_I32 || dt == VSYM_DTYPE_I64 || dt == VSYM_DTYPE_U64;
+            if ((o == VSYM_RED_PROD && !is_int) || !case_wanted(dt, (vsym_red_op_t)o)) continue;
+            for (int ci = 0; ci < 3; ci++)
+                for (int ip = 0; ip < 2; ip++) {
+                    tcase_t t = {c, me, n, dt, (vsym_red_op_t)o, VSYM_COLL_AUTO, counts[ci], 0, ""};
+                    snprintf(t.what, sizeof(t.what), "%s: allreduce process-copy %s %s count %zu%s",
+                             name, vsym_dtype_name(dt), vsym_red_op_name(t.op), t.count,
+                             ip ? " in place" : "");
+                    char *b = malloc(2 * counts[ci] * vsym_dtype_size(dt));
+                    VSYM_CHECK(b != NULL, "malloc");
+                    const char *path = vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, b,
+                                                      ip ? b : b + counts[ci] * vsym_dtype_size(dt),
+                                                      counts[ci], dt, t.op, VSYM_COLL_AUTO);
+                    VSYM_CHECK(path != NULL && strcmp(path, "process-copy") == 0,
+                               "%s: path %s, expected process-copy", t.what, path ? path : "NULL");
+                    free(b);
+                    t_allreduce(&t, ip);
+                    cases++;
+                }
+        }
+    vsym_dtype_t fl[] = {VSYM_DTYPE_F32, VSYM_DTYPE_F16, VSYM_DTYPE_BF16};
+    for (int k = 0; k < 3; k++)
+        t_bitwise(c, team, fl[k], VSYM_COLL_AUTO, 2999, 77u + (unsigned)k);
+    VSYM_CHECK_OK(vsym_coll_destroy(c));
+    if (me == 0)
+        printf("%s (%d ranks): %d all-reduce cases through process-copy passed\n", name, n, cases);
+}
+
 /* vsym_coll_path: what AUTO runs by placement (the shm host, verbs on one device, 2 pretend
  * nodes x 2 ranks), forced algorithms, symmetric buffers, the other collectives, errors. */
 static void t_paths(vsym_team_t *team)
@@ -1149,8 +1274,15 @@ static void t_paths(vsym_team_t *team)
         if (getenv("VSYM_COLL_ALGO") == NULL) {
             const int amd = vsym_util_cpu_amd();
             const char *large = n <= 8 ? "ring" : "twoshot";
-            expect_path(c, x, x + big, big, VSYM_COLL_AUTO, large, "1 MiB out of place");
-            expect_path(c, x, x, big, VSYM_COLL_AUTO, n == 2 ? "oneshot" : large, "1 MiB in place");
+            /* (through process-to-process copies from the limit ar_pcopy_paths checks) */
+            const size_t arpc = ar_pcopy_expected(c, team);
+            expect_path(c, x, x + big, big, VSYM_COLL_AUTO,
+                        arpc && 4 * big >= arpc ? "process-copy" : large, "1 MiB out of place");
+            expect_path(c, x, x, big, VSYM_COLL_AUTO,
+                        arpc && 4 * big >= arpc ? "process-copy"
+                        : n == 2                ? "oneshot"
+                                                : large,
+                        "1 MiB in place");
             /* The broadcast's reader between 2 ranks asks for the next call's lines up to 2 of
              * them on AMD CPUs, else 5 (56 data bytes a line). */
             VSYM_CHECK(c->ll_next_max == (amd ? 112u : 280u),
@@ -1159,10 +1291,12 @@ static void t_paths(vsym_team_t *team)
             /* 2 MiB in place: beyond 2 ranks sharing cores two-shot, except on AMD CPUs. */
             const int shared_two = n > 2 && n <= 8 && !vsym_util_core_per_rank() && !amd;
             expect_path(c, x, x, 2 * big, VSYM_COLL_AUTO,
-                        n == 2       ? "oneshot"
-                        : shared_two ? "twoshot"
-                                     : large,
+                        arpc && 8 * big >= arpc ? "process-copy"
+                        : n == 2                ? "oneshot"
+                        : shared_two            ? "twoshot"
+                                                : large,
                         "2 MiB in place");
+            ar_pcopy_paths(c, team, x, big);
             VSYM_CHECK(strcmp(vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, x, x, big, VSYM_DTYPE_F16,
                                              0, VSYM_COLL_AUTO),
                               n == 2 ? "ring" : "twoshot") == 0,
@@ -1644,6 +1778,15 @@ int main(int argc, char **argv)
     STEP(suite(world, "world (published with streaming stores)", 0));
     unsetenv("VSYM_PUBLISH_STREAM");
     VSYM_CHECK_OK(vsym_settings_check());
+    STEP(t_ar_pcopy(world, "world"));
+    if (n >= 3) {
+        vsym_team_t *sub; /* ranks 1..n-1: team ranks that are not world ranks */
+        VSYM_CHECK_OK(vsym_team_split_strided(world, 1, 1, n - 1, &sub));
+        if (sub != NULL) {
+            STEP(t_ar_pcopy(sub, "ranks 1..n-1"));
+            VSYM_CHECK_OK(vsym_team_destroy(sub));
+        }
+    }
     int reps = slow ? 3 : 1;
     for (int rep = 0; rep < reps; rep++) {
         /* The world's all-to-alls of at least 1 KiB read the peers' src with process-to-process

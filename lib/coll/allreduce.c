@@ -312,6 +312,52 @@ static vsym_status_t ar_oneshot_nodes(vsym_coll_t *c, const char *src, char *dst
     return VSYM_OK;
 }
 
+/* Ordinary buffers through process-to-process copies (ar_pcopy_allowed in coll.c says when):
+ * src (and dst, out of place) exposed to the team for the call (vsym_rendezvous); each rank
+ * reduces its segment block by block, the peers' blocks fetched into its cache (vsym_get), the
+ * result stored into its dst and written from there into every peer's dst (vsym_put) while still
+ * in cache. Per rank: the segment of every src read once, every element of dst written once (as
+ * on symmetric buffers), against the scratch paths' copies in and out of the scratch. Each segment
+ * is reduced by its owner only, in rank order, so every rank gets the same bits. In place the
+ * owner of a segment is its only reader and writes a block only after reading it from every
+ * rank. Freeing the exposures is the barrier that keeps each buffer until every peer is done with
+ * it; a failed copy still reaches those barriers, so that no peer waits for this rank. */
+static vsym_status_t ar_pcopy(vsym_coll_t *c, const char *src, char *dst, size_t count,
+                              vsym_dtype_t dtype, vsym_red_op_t op)
+{
+    const int n = c->n;
+    const size_t es = vsym_dtype_size(dtype), bytes = count * es;
+    const size_t lo = seg_lo(count, n, c->me), hi = seg_lo(count, n, c->me + 1);
+    const size_t block = min_sz(COLL_AR_PCOPY_BLOCK(n), c->chunk), blk = block / es;
+    if (c->pcopy_tmp == NULL && (c->pcopy_tmp = malloc((size_t)n * block)) == NULL)
+        return VSYM_FAIL(VSYM_ERR_NO_MEMORY, "allreduce: no memory for %d blocks of %zu bytes", n,
+                         block);
+    vsym_obj_t *so = NULL, *dobj = NULL;
+    VSYM_TRY(vsym_rendezvous(c->team, (void *)(uintptr_t)src, bytes, &so));
+    vsym_status_t st = src == dst ? VSYM_OK : vsym_rendezvous(c->team, dst, bytes, &dobj);
+    vsym_obj_t *dob = src == dst ? so : dobj;
+    for (size_t o = lo; o < hi && st == VSYM_OK; o += blk) {
+        size_t m = min_sz(blk, hi - o), len = m * es;
+        const void *srcs[n];
+        for (int r = 0; r < n && st == VSYM_OK; r++) {
+            if (r == c->me) {
+                srcs[r] = src + o * es;
+                continue;
+            }
+            char *t = c->pcopy_tmp + (size_t)r * block;
+            st = vsym_get(so, r, o * es, t, len);
+            srcs[r] = t;
+        }
+        if (st != VSYM_OK) break;
+        void *d = dst + o * es;
+        vsym_coll_reduce_push(dtype, op, &d, 1, srcs, n, m);
+        for (int i = 1; i < n && st == VSYM_OK; i++)
+            st = vsym_put(dob, (c->me + i) % n, o * es, d, len);
+    }
+    vsym_status_t f1 = dobj ? vsym_obj_free(dobj) : VSYM_OK, f2 = vsym_obj_free(so);
+    return st != VSYM_OK ? st : f1 != VSYM_OK ? f1 : f2;
+}
+
 VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void *dst, size_t count,
                                            vsym_dtype_t dtype, vsym_red_op_t op,
                                            vsym_coll_algo_t algo)
@@ -338,6 +384,8 @@ VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *c, const void *src, void
         return ar_ring(c, src, dst, count, dtype, op);
     case P_RD:
         return ar_rd(c, src, dst, count, dtype, op);
+    case P_PCOPY:
+        return ar_pcopy(c, src, dst, count, dtype, op);
     case P_HIER:
         VSYM_TRY(vsym_coll_hier_setup(c));
         return ar_hier(c, src, dst, count, dtype, op);

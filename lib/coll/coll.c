@@ -284,8 +284,15 @@ VSYM_API vsym_status_t vsym_coll_create(vsym_team_t *team, vsym_coll_t **coll_p)
                    : amd                 ? 0
                                          : COLL_PCOPY_MIN_2;
     c->ag_pcopy_min = pcopy_set != SIZE_MAX ? pcopy_set : amd ? 0 : COLL_AG_PCOPY_MIN_2;
+    /* The all-reduce's: see ar_pcopy_allowed (with a core per rank beyond 2 ranks, not
+     * measured: never) */
+    c->ar_pcopy_min = pcopy_set != SIZE_MAX        ? pcopy_set
+                      : amd                        ? 0
+                      : c->n == 2                  ? COLL_AR_PCOPY_MIN_2
+                      : !vsym_util_core_per_rank() ? COLL_AR_PCOPY_MIN
+                                                   : 0;
     for (int r = 0; r < c->n; r++)
-        if (!vsym_team_process_copy(team, r)) c->pcopy_min = c->ag_pcopy_min = 0;
+        if (!vsym_team_process_copy(team, r)) c->pcopy_min = c->ag_pcopy_min = c->ar_pcopy_min = 0;
     c->bc_stream_min = stream_min(vsym_config_size(VSYM_CFG_COLL_STREAM_MIN), COLL_BC_STREAM_MIN);
     /* The all-gather's where ranks share cores; with a core per rank its publishes follow
      * VSYM_PUBLISH_STREAM, which streams them while the cores are far (stream_min). */
@@ -346,6 +353,7 @@ VSYM_API vsym_status_t vsym_coll_destroy(vsym_coll_t *c)
     free(c->tmp);
     free(c->ll_tmp);
     free(c->push_tmp);
+    free(c->pcopy_tmp);
     free(c->xll_buf);
     free(c->push_known);
     free(c->pend[1]);
@@ -718,6 +726,31 @@ static int ar_shared_twoshot(const vsym_coll_t *c, size_t bytes, vsym_coll_algo_
            bytes >= COLL_SHARED_TWOSHOT_MIN && !vsym_util_core_per_rank() && !vsym_util_cpu_amd();
 }
 
+/* Whether an all-reduce of bytes from ordinary buffers on one node runs through
+ * process-to-process copies (ar_pcopy: each rank fetches its segment of every peer's src into
+ * its cache, reduces it into its dst and writes the result into every peer's dst, where the
+ * scratch paths copy each byte in and out of the scratch too): the algorithm left to the library,
+ * every peer reached by such copies (vsym_team_process_copy), from c->ar_pcopy_min (auto: 2 MiB
+ * between 2 ranks, 1 MiB where more share cores; never with a core per rank beyond 2 ranks, nor
+ * on AMD CPUs, not measured there), in place at any size, out of place while the ranks' src
+ * together stay within COLL_AR_PCOPY_OOP_MAX. 2-vCPU Intel guest (family 6 model 167), f32, three
+ * rounds taking turns with the scratch paths, input rewritten before each call and output read
+ * after it (vsym-bench --touch --consume), medians of the scratch's time over this path's: 2 ranks
+ * in place 1.09 at 1 MiB, 1.18-1.33 at 2-64 MiB, out of place 0.92 at 1 MiB, 1.15-1.26 at 2-16
+ * MiB; 4 ranks in place 0.92 at 512 KiB, 1.16-1.37 at 1-64 MiB, out of place 1.09-1.26 at 1-8
+ * MiB; with the input unchanged 1.2-1.8. Out of place beyond the limit (a run without it) 2
+ * ranks 0.92-1.08 at 32-64 MiB, 4 ranks 0.85-0.98 at 16-64 MiB (results/coll/dev-2core-intel-
+ * 2026-12-02-stop59, ab_pcopy.sh). 16-core Intel guest, a core per rank, two rounds: 2 ranks
+ * 1.05-1.37 at 2-16 MiB; 4 ranks 0.62-0.89 at 1-2 MiB and 1.11-2.24 from 4 MiB, 8 ranks 0.46-2.36
+ * (the rounds apart), 16 ranks 0.67-1.12 (results/coll/device-16core-2026-12-02-stop59). */
+static int ar_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *dst, size_t bytes,
+                            int chosen)
+{
+    return chosen && c->all_direct && c->ar_pcopy_min > 0 && bytes >= c->ar_pcopy_min &&
+           (src == dst ||
+            (apart(src, bytes, dst, bytes) && bytes * (size_t)c->n <= COLL_AR_PCOPY_OOP_MAX));
+}
+
 /* The path of an all-reduce (of more than one rank and element) whose algorithm resolved to
  * algo (chosen: left to the library); *sb_p, *db_p the symmetric buffers of src and dst for
  * P_ZEROCOPY. Local. */
@@ -741,6 +774,7 @@ static coll_path_t ar_path(const vsym_coll_t *c, const void *src, const void *ds
         }
     }
     if (algo == VSYM_COLL_ONESHOT && vsym_coll_ll_usable(c, bytes)) return P_LL;
+    if (ar_pcopy_allowed(c, src, dst, bytes, chosen)) return P_PCOPY;
     if (ar_inplace_oneshot(c, src, dst, dtype, algo, chosen)) return P_ONESHOT;
     if (ar_shared_twoshot(c, bytes, algo, chosen)) return P_TWOSHOT;
     if (algo == VSYM_COLL_ONESHOT && !c->all_direct)

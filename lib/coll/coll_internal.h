@@ -163,6 +163,8 @@ struct vsym_coll {
     uint64_t *push_known;  /* per rank: the pushed broadcasts it had finished when last read */
     char *ll_tmp;          /* n x VSYM_COLL_LL_MAX: peers' unpacked LL data */
     char *push_tmp;        /* COLL_PUSH_BLOCK + 4096 bytes: a block reduced before its pushes */
+    size_t ar_pcopy_min;   /* the all-reduce's process-copy limit (VSYM_COLL_PCOPY_MIN; 0: never) */
+    char *pcopy_tmp;       /* n x COLL_AR_PCOPY_BLOCK: peers' inputs fetched by ar_pcopy */
     int hier_state;
     int local_size;
     vsym_team_t *node_team;
@@ -220,6 +222,14 @@ int vsym_coll_zc_streams(int n, size_t bytes, int in_place);
 #define COLL_PCOPY_MIN 1048576
 #define COLL_PCOPY_MIN_2 ((size_t)4 << 20)
 #define COLL_AG_PCOPY_MIN_2 ((size_t)2 << 20)
+/* and the all-reduce's (bytes a rank; in place and beyond 2 ranks, out of place between 2 ranks),
+ * out of place up to COLL_AR_PCOPY_OOP_MAX bytes of all ranks' src together (ar_pcopy_allowed) */
+#define COLL_AR_PCOPY_MIN ((size_t)1 << 20)
+#define COLL_AR_PCOPY_MIN_2 ((size_t)2 << 20)
+#define COLL_AR_PCOPY_OOP_MAX ((size_t)32 << 20)
+/* bytes of each peer's input the all-reduce's process-to-process path fetches at a time (at most
+ * the scratch's chunk): 2 ranks 256 KiB, more 128 KiB (ar_pcopy) */
+#define COLL_AR_PCOPY_BLOCK(n) ((n) == 2 ? (size_t)262144 : (size_t)131072)
 /* The all-reduce beyond 2 ranks sharing cores: two-shot instead of the ring from this many bytes
  * (ar_shared_twoshot in coll.c) */
 #define COLL_SHARED_TWOSHOT_MIN ((size_t)2 << 20)

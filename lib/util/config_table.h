@@ -97,9 +97,11 @@
       "Smallest all-to-all (bytes of the src) from ordinary buffers on one node in which every "   \
       "rank reads its blocks straight from its peers' src with process-to-process copies (one "    \
       "copy of each byte; below: two, through the scratch; 0: never), and all-gather between 2 "   \
-      "ranks (bytes per rank; until its stores into dst stream); auto: the all-to-all from 1 MiB " \
-      "beyond 2 ranks; between 2 ranks the all-to-all from 4 MiB and the all-gather from 2 MiB, "  \
-      "never on AMD CPUs.")                                                                        \
+      "ranks (bytes per rank; until its stores into dst stream), and all-reduce (bytes per rank; " \
+      "out of place up to 32 MiB of all ranks' src together); auto: the all-to-all from 1 MiB "    \
+      "beyond 2 ranks; between 2 ranks the all-to-all from 4 MiB and the all-gather and the "      \
+      "all-reduce from 2 MiB; the all-reduce beyond 2 ranks from 1 MiB where ranks share cores, "  \
+      "never with a core per rank; never on AMD CPUs.")                                            \
     X(COLL_STREAM_MIN, SIZE, "auto", "",                                                           \
       "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
       "publishing copies use non-temporal stores, so that readers on other cores find the data "   \
