@@ -1,5 +1,5 @@
 /* What core_no_pcopy and core_ptracer share: installing a seccomp filter, and a check of the
- * 1 MiB all-to-all of ordinary buffers. */
+ * 1 MiB all-to-all (and all-reduce) of ordinary buffers. */
 #ifndef VSYM_CONFORMANCE_PCOPY_COMMON_H
 #define VSYM_CONFORMANCE_PCOPY_COMMON_H
 
@@ -37,8 +37,9 @@ static inline int pcopy_seccomp(const void *rules, size_t nrules)
 
 /* A 1 MiB all-to-all of ordinary buffers (the size from which the library reads the peers' src
  * with process-to-process copies where they are allowed) takes the path want_path and moves every
- * element right. The buffers stay allocated for the caller (*src_p, *dst_p: n blocks of
- * *count_p elements each), which frees them. */
+ * element right; an all-reduce of as much takes such copies where the all-to-all does. The buffers
+ * stay allocated for the caller (*src_p, *dst_p: n blocks of *count_p elements each), which frees
+ * them. */
 
 static inline float pcopy_value(int sender, size_t index)
 {
@@ -71,6 +72,24 @@ static inline void pcopy_alltoall(vsym_team_t *team, const char *want_path, cons
         for (size_t i = 0; i < count; i++)
             VSYM_CHECK(dst[(size_t)r * count + i] == pcopy_value(r, (size_t)me * count + i),
                        "all-to-all %s: element %zu of block %d", what, i, r);
+    /* The all-reduce of as many f32 in place: through process-to-process copies exactly where
+     * the all-to-all takes them, and right either way. */
+    float *ar = malloc(total * sizeof(float));
+    VSYM_CHECK(ar != NULL, "malloc");
+    for (size_t i = 0; i < total; i++)
+        ar[i] = (float)(me + 1) * (float)(i % 1000);
+    const char *ap = vsym_coll_path(c, VSYM_COLL_KIND_ALLREDUCE, ar, ar, total, VSYM_DTYPE_F32,
+                                    VSYM_RED_SUM, VSYM_COLL_AUTO);
+    VSYM_CHECK(ap != NULL &&
+                   (strcmp(ap, "process-copy") == 0) == (strcmp(want_path, "process-copy") == 0),
+               "all-reduce of 1 MiB %s in place: path %s (the all-to-all's: %s)", what,
+               ap ? ap : "NULL", want_path);
+    VSYM_CHECK_OK(
+        vsym_coll_allreduce(c, ar, ar, total, VSYM_DTYPE_F32, VSYM_RED_SUM, VSYM_COLL_AUTO));
+    for (size_t i = 0; i < total; i++)
+        VSYM_CHECK(ar[i] == (float)(n * (n + 1) / 2) * (float)(i % 1000),
+                   "all-reduce %s: element %zu is %g", what, i, (double)ar[i]);
+    free(ar);
     VSYM_CHECK_OK(vsym_coll_destroy(c));
     *src_p = src;
     *dst_p = dst;
