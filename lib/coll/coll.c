@@ -736,10 +736,10 @@ static int ar_shared_twoshot(const vsym_coll_t *c, size_t bytes, vsym_coll_algo_
  * together stay within COLL_AR_PCOPY_OOP_MAX. 2-vCPU Intel guest (family 6 model 167), f32, three
  * rounds taking turns with the scratch paths, input rewritten before each call and output read
  * after it (vsym-bench --touch --consume), medians of the scratch's time over this path's: 2 ranks
- * in place 1.09 at 1 MiB, 1.18-1.33 at 2-64 MiB, out of place 0.92 at 1 MiB, 1.15-1.26 at 2-16
+ * in place 1.09 at 1 MiB, 1.14-1.33 at 2-64 MiB, out of place 0.92 at 1 MiB, 1.15-1.26 at 2-16
  * MiB; 4 ranks in place 0.92 at 512 KiB, 1.16-1.37 at 1-64 MiB, out of place 1.09-1.26 at 1-8
  * MiB; with the input unchanged 1.2-1.8. Out of place beyond the limit (a run without it) 2
- * ranks 0.92-1.08 at 32-64 MiB, 4 ranks 0.85-0.98 at 16-64 MiB (results/coll/dev-2core-intel-
+ * ranks 0.86-0.92 at 64 MiB, 4 ranks 0.72-0.98 at 16-64 MiB (results/coll/dev-2core-intel-
  * 2026-12-02-stop59, ab_pcopy.sh). 16-core Intel guest, a core per rank, two rounds: 2 ranks
  * 1.05-1.37 at 2-16 MiB; 4 ranks 0.62-0.89 at 1-2 MiB and 1.11-2.24 from 4 MiB, 8 ranks 0.46-2.36
  * (the rounds apart), 16 ranks 0.67-1.12 (results/coll/device-16core-2026-12-02-stop59). */
