@@ -1117,8 +1117,9 @@ static void kind_paths(vsym_coll_t *c, int n, int direct, float *x)
 }
 
 /* The all-reduce's process-copy limit a handle of team should have: VSYM_COLL_PCOPY_MIN where
- * set, else 2 MiB between 2 ranks and 1 MiB where more share cores, never with a core per rank
- * beyond 2 ranks nor on AMD CPUs; 0 where some rank is not reached by process-to-process copies. */
+ * set, else 2 MiB between 2 ranks, 1 MiB where more share cores, 4 MiB on 3-4 ranks with a core
+ * each, never on more of those nor on AMD CPUs; 0 where some rank is not reached by
+ * process-to-process copies. */
 static size_t ar_pcopy_expected(vsym_coll_t *c, vsym_team_t *team)
 {
     int n = vsym_team_size(team), pcopy = 1;
@@ -1129,6 +1130,7 @@ static size_t ar_pcopy_expected(vsym_coll_t *c, vsym_team_t *team)
            : vsym_util_cpu_amd()           ? 0
            : n == 2                        ? (size_t)2 << 20
            : !vsym_util_core_per_rank()    ? (size_t)1 << 20
+           : n <= 4                        ? (size_t)4 << 20
                                            : 0;
 }
 
@@ -1141,6 +1143,18 @@ static void ar_pcopy_paths(vsym_coll_t *c, vsym_team_t *team, float *x, size_t b
     const size_t arpc = ar_pcopy_expected(c, team), n = (size_t)vsym_team_size(team);
     VSYM_CHECK(c->ar_pcopy_min == arpc, "all-reduce's process-copy limit %zu, expected %zu",
                c->ar_pcopy_min, arpc);
+    /* (and with a core per rank and with ranks sharing cores, whatever this machine has) */
+    for (int own = 0; own < 2; own++) {
+        vsym_util_core_per_rank_force(own);
+        vsym_coll_t *h;
+        VSYM_CHECK_OK(vsym_coll_create(team, &h));
+        const size_t want = ar_pcopy_expected(h, team);
+        VSYM_CHECK(h->ar_pcopy_min == want, "all-reduce's process-copy limit %zu %s, expected %zu",
+                   h->ar_pcopy_min, own ? "with a core per rank" : "with ranks sharing cores",
+                   want);
+        VSYM_CHECK_OK(vsym_coll_destroy(h));
+    }
+    vsym_util_core_per_rank_force(-1);
     if (arpc == 0) {
         printf("# coll_ops: the all-reduce's process-copy path is not taken here (%s)\n",
                vsym_util_cpu_amd() ? "AMD CPU" : "no copies, or a core per rank beyond 2 ranks");

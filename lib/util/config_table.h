@@ -101,7 +101,7 @@
       "out of place up to 32 MiB of all ranks' src together); auto: the all-to-all from 1 MiB "    \
       "beyond 2 ranks; between 2 ranks the all-to-all from 4 MiB and the all-gather and the "      \
       "all-reduce from 2 MiB; the all-reduce beyond 2 ranks from 1 MiB where ranks share cores, "  \
-      "never with a core per rank; never on AMD CPUs.")                                            \
+      "from 4 MiB on 3-4 ranks with a core each, never on more of those; never on AMD CPUs.")      \
     X(COLL_STREAM_MIN, SIZE, "auto", "",                                                           \
       "Smallest broadcast (bytes) and all-gather (bytes per rank) through the scratch whose "      \
       "publishing copies use non-temporal stores, so that readers on other cores find the data "   \

@@ -180,7 +180,8 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *s
  * from 256 KiB, beyond 8 ranks 1 MiB, not on AMD CPUs: each rank pushes its reduced segment into
  * every rank's dst, which the caller then reads from the pusher's cache); ordinary buffers on one
  * node from VSYM_COLL_PCOPY_MIN (auto: 2 MiB between 2 ranks, 1 MiB beyond where ranks share
- * cores, never with a core per rank beyond 2 ranks nor on AMD CPUs), in place and out of place up
+ * cores, 4 MiB on 3-4 ranks with a core each, never on more of those nor on AMD CPUs), in place
+ * and out of place up
  * to 32 MiB of all ranks' src together, through process-to-process copies where the OS allows
  * them (vsym_team_process_copy): each rank fetches its segment of every peer's src, reduces it and
  * writes the result into every rank's dst (each src byte read once, each dst byte written once;

@@ -1,10 +1,11 @@
-# usage: s59_table.py DIR (the extracted s59): per ranks, mode and size, the all-reduce's time
-# with the scratch paths (off: VSYM_COLL_PCOPY_MIN=0) and through process-to-process copies (on:
-# 1M), medians of the two rounds, off/on per round (above 1: the copies faster), Open MPI's time
-# and on / Open MPI (ordinary buffers, --touch --consume).
+# usage: s59_table.py DIR VARIANT... (DIR an extracted run: s59 with off on mpi, s59b with ring
+# twoshot pcopy mpi): the all-reduce of ordinary buffers (--touch --consume), per ranks, mode and
+# size, each variant's median time over its rounds (us), each variant's times over the last one's
+# (the reference: Open MPI), and the second variant's over the first's per round.
 import collections, glob, json, os, statistics, sys
 d = collections.defaultdict(list)
-for f in glob.glob(os.path.join(sys.argv[1], 'ar.np*.jsonl')):
+vs = sys.argv[2:]
+for f in sorted(glob.glob(os.path.join(sys.argv[1], 'ar.np*.jsonl'))):
     p = os.path.basename(f).split('.')
     np, v = int(p[1][2:]), p[2]
     for l in open(f):
@@ -13,15 +14,14 @@ for f in glob.glob(os.path.join(sys.argv[1], 'ar.np*.jsonl')):
             continue
         t = r['lat_us']['avg'] if r.get('tool') == 'mpi-coll' else r['time_us']
         d[(np, r['mode'], r['size'], v)].append(t)
-for np in (2, 4, 8, 16):
+for np in sorted({k[0] for k in d}):
     for mode in ('out-of-place', 'in-place'):
-        print('%d ranks, %s' % (np, mode))
+        print('%d ranks, %s: medians (us) %s | over %s | %s/%s per round' % (
+            np, mode, ' '.join(vs), vs[-1], vs[0], vs[1]))
         for s in sorted({k[2] for k in d if k[0] == np and k[1] == mode}):
-            off, on, m = (d.get((np, mode, s, v), []) for v in ('off', 'on', 'mpi'))
-            if not off or not on:
-                continue
-            print('  %9d off %9.1f on %9.1f  off/on %s  mpi %s  on/mpi %s' % (
-                s, statistics.median(off), statistics.median(on),
-                ' '.join('%.2f' % (a / b) for a, b in zip(off, on)),
-                '%.1f' % m[0] if m else '-',
-                '%.2f' % (statistics.median(on) / m[0]) if m else '-'))
+            m = [statistics.median(d[(np, mode, s, v)]) if d[(np, mode, s, v)] else float('nan')
+                 for v in vs]
+            per = [a / b for a, b in zip(d[(np, mode, s, vs[0])], d[(np, mode, s, vs[1])])]
+            print('  %9d %s | %s | %s' % (s, ' '.join('%9.1f' % x for x in m),
+                                          ' '.join('%.2f' % (x / m[-1]) for x in m[:-1]),
+                                          ' '.join('%.2f' % x for x in per)))
