@@ -1,13 +1,17 @@
 # usage: s59_table.py DIR VARIANT... (DIR an extracted run: s59 with off on mpi, s59b with ring
-# twoshot pcopy mpi): the all-reduce of ordinary buffers (--touch --consume), per ranks, mode and
-# size, each variant's median time over its rounds (us), each variant's times over the last one's
-# (the reference: Open MPI), and the second variant's over the first's per round.
+# twoshot pcopy mpi, s59c with plain.ring plain.twoshot plain.mpi or tc.ring ...): the all-reduce
+# of ordinary buffers, per ranks, mode and size, each variant's median time over its rounds (us),
+# each variant's median over the last one's (the reference: Open MPI), and the first variant's
+# time over the second's per round.
 import collections, glob, json, os, statistics, sys
 d = collections.defaultdict(list)
 vs = sys.argv[2:]
 for f in sorted(glob.glob(os.path.join(sys.argv[1], 'ar.np*.jsonl'))):
-    p = os.path.basename(f).split('.')
-    np, v = int(p[1][2:]), p[2]
+    # ar, npN, the variant's parts, rR (Open MPI's of run 1 without it)
+    p = os.path.basename(f).split('.')[:-1]
+    if p[-1][0] == 'r' and p[-1][1:].isdigit():
+        p = p[:-1]
+    np, v = int(p[1][2:]), '.'.join(p[2:])
     for l in open(f):
         r = json.loads(l)
         if r.get('buffers', 'ordinary') != 'ordinary':
