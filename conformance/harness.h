@@ -66,6 +66,18 @@ static inline int vsym_test_transport_scope(void)
     return scope != NULL && strcmp(scope, "transport") == 0;
 }
 
+/* A collective handle of team made while setting name (a VSYM_ variable) is value: settings are
+ * read when the handle is made, so the setting is unset again (and reloaded) before returning. */
+static inline void vsym_test_coll_with(vsym_team_t *team, const char *name, const char *value,
+                                       vsym_coll_t **c_p)
+{
+    setenv(name, value, 1);
+    VSYM_CHECK_OK(vsym_settings_check());
+    VSYM_CHECK_OK(vsym_coll_create(team, c_p));
+    unsetenv(name);
+    VSYM_CHECK_OK(vsym_settings_check());
+}
+
 static inline void vsym_test_skip(const char *reason)
 {
     const char *strict = getenv("VSYM_STRICT");

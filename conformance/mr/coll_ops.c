@@ -1209,11 +1209,7 @@ static void t_ar_pcopy(vsym_team_t *team, const char *name)
 {
     int me = vsym_team_rank(team), n = vsym_team_size(team);
     vsym_coll_t *c;
-    setenv("VSYM_COLL_PCOPY_MIN", "1K", 1);
-    VSYM_CHECK_OK(vsym_settings_check());
-    VSYM_CHECK_OK(vsym_coll_create(team, &c));
-    unsetenv("VSYM_COLL_PCOPY_MIN");
-    VSYM_CHECK_OK(vsym_settings_check());
+    vsym_test_coll_with(team, "VSYM_COLL_PCOPY_MIN", "1K", &c);
     if (n < 2 || c->ar_pcopy_min == 0 || !c->all_direct) {
         if (me == 0)
             printf("# coll_ops: %s: the all-reduce's process-copy path is not checked (%s)\n", name,

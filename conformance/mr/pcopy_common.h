@@ -52,11 +52,7 @@ static inline void pcopy_alltoall(vsym_team_t *team, const char *want_path, cons
     int n = vsym_team_size(team), me = vsym_team_rank(team);
     vsym_coll_t *c;
     /* From 1 MiB at every team size (auto takes none between 2 ranks). */
-    setenv("VSYM_COLL_PCOPY_MIN", "1M", 1);
-    VSYM_CHECK_OK(vsym_settings_check());
-    VSYM_CHECK_OK(vsym_coll_create(team, &c));
-    unsetenv("VSYM_COLL_PCOPY_MIN");
-    VSYM_CHECK_OK(vsym_settings_check());
+    vsym_test_coll_with(team, "VSYM_COLL_PCOPY_MIN", "1M", &c);
     size_t count = ((size_t)1 << 20) / sizeof(float) / (size_t)n + 1, total = count * (size_t)n;
     float *src = malloc(total * sizeof(float)), *dst = malloc(total * sizeof(float));
     VSYM_CHECK(src != NULL && dst != NULL, "malloc");
