@@ -726,27 +726,25 @@ static int ar_shared_twoshot(const vsym_coll_t *c, size_t bytes, vsym_coll_algo_
            bytes >= COLL_SHARED_TWOSHOT_MIN && !vsym_util_core_per_rank() && !vsym_util_cpu_amd();
 }
 
-/* Whether an all-reduce of bytes from ordinary buffers on one node runs through
- * process-to-process copies (ar_pcopy: each rank fetches its segment of every peer's src into
- * its cache, reduces it into its dst and writes the result into every peer's dst, where the
- * scratch paths copy each byte in and out of the scratch too): the algorithm left to the library,
- * every peer reached by such copies (vsym_team_process_copy), from c->ar_pcopy_min (auto: 2 MiB
- * between 2 ranks, 1 MiB where more share cores, 4 MiB on 3-4 ranks with a core each; never on
- * more ranks with a core each, nor on AMD CPUs, not measured there), in place at any size, out of
- * place while the ranks' src
+/* Whether an all-reduce of bytes from ordinary buffers on one node runs through process-to-process
+ * copies (ar_pcopy: each rank fetches its segment of every peer's src into its cache, reduces it
+ * into its dst and writes the result into every peer's dst, where the scratch paths copy each byte
+ * in and out of the scratch too): the algorithm left to the library, every peer reached by such
+ * copies (vsym_team_process_copy), from c->ar_pcopy_min (auto: 2 MiB between 2 ranks, 1 MiB where
+ * more share cores, 4 MiB on 3-4 ranks with a core each; never on more ranks with a core each, nor
+ * on AMD CPUs, not measured there), in place at any size, out of place while the ranks' src
  * together stay within COLL_AR_PCOPY_OOP_MAX. 2-vCPU Intel guest (family 6 model 167), f32, three
  * rounds taking turns with the scratch paths, input rewritten before each call and output read
  * after it (vsym-bench --touch --consume), medians of the scratch's time over this path's: 2 ranks
- * in place 1.09 at 1 MiB, 1.14-1.33 at 2-64 MiB, out of place 0.92 at 1 MiB, 1.15-1.26 at 2-16
- * MiB; 4 ranks in place 0.92 at 512 KiB, 1.16-1.37 at 1-64 MiB, out of place 1.09-1.26 at 1-8
- * MiB; with the input unchanged 1.2-1.8. Out of place beyond the limit (a run without it) 2
- * ranks 0.86-0.92 at 64 MiB, 4 ranks 0.72-0.98 at 16-64 MiB (results/coll/dev-2core-intel-
- * 2026-12-02-stop59, ab_pcopy.sh). 16-core Intel guest, a core per rank, two rounds: 2 ranks
- * 1.05-1.37 at 2-16 MiB; 4 ranks 0.62-0.89 at 1-2 MiB and 1.11-2.24 from 4 MiB, 8 ranks 0.46-2.36
- * (the rounds apart), 16 ranks 0.67-1.12; a second run, 4 ranks, three rounds, medians against
- * the ring (AUTO's algorithm there): 0.72-0.73 at 1 MiB, 1.00 and 0.98 at 2 MiB, 1.15-1.19 out of
- * place at 4-8 MiB, 1.24-1.46 in place at 4-16 MiB (results/coll/device-16core-2026-12-02-stop59,
- * run_s59.sh, run_s59b.sh). */
+ * in place 1.09 at 1 MiB, 1.14-1.33 at 2-64 MiB, out of place 0.92 at 1 MiB, 1.15-1.26 at 2-16 MiB;
+ * 4 ranks in place 0.92 at 512 KiB, 1.16-1.37 at 1-64 MiB, out of place 1.09-1.26 at 1-8 MiB; with
+ * the input unchanged 1.2-1.8. Out of place beyond the limit (a run without it) 2 ranks 0.86-0.92
+ * at 64 MiB, 4 ranks 0.72-0.98 at 16-64 MiB (results/coll/dev-2core-intel-2026-12-02-stop59,
+ * ab_pcopy.sh). 16-core Intel guest, a core per rank, two rounds: 2 ranks 1.05-1.37 at 2-16 MiB; 4
+ * ranks 0.62-0.89 at 1-2 MiB and 1.11-2.24 from 4 MiB, 8 ranks 0.46-2.36 (the rounds apart), 16
+ * ranks 0.67-1.12; a second run, 4 ranks, three rounds, medians against the ring (AUTO's algorithm
+ * there): 0.72-0.73 at 1 MiB, 1.00 and 0.98 at 2 MiB, 1.15-1.19 out of place at 4-8 MiB, 1.24-1.46
+ * in place at 4-16 MiB (results/coll/device-16core-2026-12-02-stop59, run_s59.sh, run_s59b.sh). */
 static int ar_pcopy_allowed(const vsym_coll_t *c, const void *src, const void *dst, size_t bytes,
                             int chosen)
 {

@@ -223,8 +223,8 @@ int vsym_coll_zc_streams(int n, size_t bytes, int in_place);
 #define COLL_PCOPY_MIN_2 ((size_t)4 << 20)
 #define COLL_AG_PCOPY_MIN_2 ((size_t)2 << 20)
 /* and the all-reduce's (bytes a rank: beyond 2 ranks sharing cores, between 2 ranks, 3-4 ranks with
- * a core each),
- * out of place up to COLL_AR_PCOPY_OOP_MAX bytes of all ranks' src together (ar_pcopy_allowed) */
+ * a core each), out of place up to COLL_AR_PCOPY_OOP_MAX bytes of all ranks' src together
+ * (ar_pcopy_allowed in coll.c) */
 #define COLL_AR_PCOPY_MIN ((size_t)1 << 20)
 #define COLL_AR_PCOPY_MIN_2 ((size_t)2 << 20)
 #define COLL_AR_PCOPY_MIN_OWN ((size_t)4 << 20) /* 3-4 ranks with a core each */

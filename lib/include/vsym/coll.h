@@ -181,11 +181,11 @@ VSYM_API vsym_status_t vsym_coll_reduce_scatter(vsym_coll_t *coll, const void *s
  * every rank's dst, which the caller then reads from the pusher's cache); ordinary buffers on one
  * node from VSYM_COLL_PCOPY_MIN (auto: 2 MiB between 2 ranks, 1 MiB beyond where ranks share
  * cores, 4 MiB on 3-4 ranks with a core each, never on more of those nor on AMD CPUs), in place
- * and out of place up
- * to 32 MiB of all ranks' src together, through process-to-process copies where the OS allows
- * them (vsym_team_process_copy): each rank fetches its segment of every peer's src, reduces it and
- * writes the result into every rank's dst (each src byte read once, each dst byte written once;
- * src and dst exposed for the call, every rank passing ordinary buffers alike);
+ * and out of place up to 32 MiB of all ranks' src together, through process-to-process copies
+ * where the OS allows them (vsym_team_process_copy): each rank fetches its segment of every
+ * peer's src, reduces it and writes the result into every rank's dst (each src byte read once,
+ * each dst byte written once; src and dst exposed for the call, every rank passing ordinary
+ * buffers alike);
  * across nodes HIER above 4 KiB (ONESHOT below; two ranks over verbs: ONESHOT at every size).
  * Whatever the algorithm, every rank gets bitwise the same result. */
 VSYM_API vsym_status_t vsym_coll_allreduce(vsym_coll_t *coll, const void *src, void *dst,
