@@ -543,6 +543,9 @@ static vsym_status_t build_config(vsym_bench_t *b, int argc, char **argv)
     /* VSYM_NT_THRESHOLD=auto resolved on this rank's CPU */
     json_object_set_new(cfg, "nt_threshold_bytes",
                         json_integer((json_int_t)vsym_util_nt_threshold()));
+    /* the same for a single copy (a put or a get) */
+    json_object_set_new(cfg, "nt_single_bytes",
+                        json_integer((json_int_t)vsym_util_nt_single_threshold()));
     json_object_set_new(cfg, "command", json_string(cmd));
     json_object_set_new(cfg, "iterations_option", json_integer(b->opts->iterations));
     json_object_set_new(cfg, "warmup_option", json_integer(b->opts->warmup));

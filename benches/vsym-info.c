@@ -62,12 +62,13 @@ int main(int argc, char **argv)
         snprintf(freq_max, sizeof(freq_max), "%.0f MHz", si.freq_max_khz / 1000.0);
     if (json) {
         json_t *o = json_pack(
-            "{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:s, s:s, s:I}", "version",
-            vsym_version(), "commit", vsym_build_commit(), "host", si.host, "cpu_model",
+            "{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:s, s:I, s:I, s:s, s:s, s:I, s:I}",
+            "version", vsym_version(), "commit", vsym_build_commit(), "host", si.host, "cpu_model",
             si.cpu_model, "cores", si.cores_online, "numa_nodes", si.numa_nodes, "numa_node",
             si.numa_node, "cpus_allowed", si.cpus_allowed, "governor", si.governor, "freq_cur_khz",
             (json_int_t)si.freq_cur_khz, "freq_max_khz", (json_int_t)si.freq_max_khz, "kernel",
-            si.kernel, "clock", si.clock, "nt_threshold", (json_int_t)si.nt_threshold);
+            si.kernel, "clock", si.clock, "nt_threshold", (json_int_t)si.nt_threshold,
+            "nt_single_threshold", (json_int_t)si.nt_single_threshold);
         if (o == NULL) return 1;
         json_dumpf(o, stdout, JSON_COMPACT);
         printf("\n");
@@ -91,5 +92,8 @@ int main(int argc, char **argv)
                si.nt_threshold, (double)si.nt_threshold / (1 << 20));
     else
         printf("nt threshold  0 (no non-temporal copies)\n");
+    if (si.nt_single_threshold > 0)
+        printf("nt single     %zu bytes (%.1f MiB: a put's or a get's non-temporal copies)\n",
+               si.nt_single_threshold, (double)si.nt_single_threshold / (1 << 20));
     return 0;
 }

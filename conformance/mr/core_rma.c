@@ -2,6 +2,7 @@
  * non-blocking; fence ordering. Every byte is checked. */
 #include <stdint.h>
 #include "harness.h"
+#include "util/util.h"
 
 static const size_t sizes[] = {0, 1, 7, 8, 4095, 4096, (1u << 20) + 3};
 static const size_t offsets[] = {0, 1, 3, 64};
@@ -12,19 +13,13 @@ static unsigned char pattern(int src, size_t size, size_t off, size_t i)
     return (unsigned char)(src * 31 + size * 7 + off * 13 + i * 5 + (i >> 8));
 }
 
-int main(void)
+/* Every size and offset to every other rank: put, then get it back, every byte checked (and the
+ * bytes around the put's destination untouched). */
+static void put_get_all(vsym_ctx_t *ctx, vsym_team_t *world, vsym_obj_t *obj, unsigned char *src,
+                        unsigned char *dst)
 {
-    vsym_ctx_t *ctx;
-    vsym_obj_t *obj;
-    const size_t cap = (2u << 20);
-    VSYM_CHECK_OK(vsym_init(&ctx));
-    vsym_team_t *world = vsym_team_world(ctx);
     int me = vsym_team_rank(world), n = vsym_team_size(world);
-    unsigned char *src = malloc(cap), *dst = malloc(cap);
-    VSYM_CHECK(src && dst, "out of memory");
-    VSYM_CHECK_OK(vsym_alloc(world, cap, &obj));
     unsigned char *mine = vsym_obj_ptr(obj);
-
     for (int shift = 1; shift < (n > 1 ? n : 2); shift++) {
         int to = (me + shift) % n, from = (me + n - shift) % n;
         for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
@@ -67,6 +62,31 @@ int main(void)
             }
         }
     }
+}
+
+int main(void)
+{
+    vsym_ctx_t *ctx;
+    vsym_obj_t *obj;
+    const size_t cap = (2u << 20);
+    VSYM_CHECK_OK(vsym_init(&ctx));
+    vsym_team_t *world = vsym_team_world(ctx);
+    int me = vsym_team_rank(world), n = vsym_team_size(world);
+    unsigned char *src = malloc(cap), *dst = malloc(cap);
+    VSYM_CHECK(src && dst, "out of memory");
+    VSYM_CHECK_OK(vsym_alloc(world, cap, &obj));
+    unsigned char *mine = vsym_obj_ptr(obj);
+
+    /* Twice: the copies as configured, then with non-temporal stores from 1 KiB (the streaming
+     * copies of large puts and gets, at every alignment here). */
+    put_get_all(ctx, world, obj, src, dst);
+    setenv("VSYM_NT_THRESHOLD", "1K", 1);
+    VSYM_CHECK_OK(vsym_settings_check());
+    VSYM_CHECK(vsym_util_nt_single_threshold() == 1024,
+               "VSYM_NT_THRESHOLD 1K: a put streams from %zu", vsym_util_nt_single_threshold());
+    put_get_all(ctx, world, obj, src, dst);
+    unsetenv("VSYM_NT_THRESHOLD");
+    VSYM_CHECK_OK(vsym_settings_check());
 
     /* Fence ordering: data, fence, flag; a reader that sees the flag sees the data. */
     if (n > 1) {

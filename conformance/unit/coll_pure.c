@@ -846,6 +846,40 @@ static void test_publish(void)
         free(want);
         free(got);
     }
+    /* The streaming copy with 16-byte and with 64-byte stores (the second where the CPU has
+     * AVX-512F): every byte at lengths around its 128- and 256-byte steps, any alignment, nothing
+     * stored around it. */
+    VSYM_CHECK(setenv("VSYM_PUBLISH_STREAM", "on", 1) == 0, "setenv");
+    VSYM_CHECK_OK(vsym_settings_check());
+    const int wide_auto = vsym_util_copy_wide();
+    enum { WIDE_BUF = 65536 + 17 + 256 };
+    unsigned char *wdst = malloc(WIDE_BUF);
+    VSYM_CHECK(wdst != NULL, "malloc");
+    for (int wide = 0; wide < 2; wide++) {
+        vsym_util_copy_wide_force(wide);
+        VSYM_CHECK(vsym_util_copy_wide() == (wide && __builtin_cpu_supports("avx512f")),
+                   "64-byte stores forced %d: %d", wide, vsym_util_copy_wide());
+        const size_t wlens[] = {63, 64, 127, 128, 255, 256, 319, 383, 511, 4097, 65536 + 17};
+        for (size_t li = 0; li < sizeof(wlens) / sizeof(wlens[0]); li++)
+            for (int so = 0; so < 8; so += 3)
+                for (int dofs = 0; dofs < 64; dofs += 7) {
+                    const size_t len = wlens[li];
+                    unsigned char *d = wdst + 64 + dofs; /* dofs: offsets modulo 64 */
+                    memset(wdst, 0xA5, WIDE_BUF);
+                    VSYM_CHECK(vsym_util_copy_publish(d, src + so, len) == 1, "streamed");
+                    VSYM_CHECK(memcmp(d, src + so, len) == 0,
+                               "stream, %d-byte stores: %zu bytes (src +%d, dst +%d) not copied",
+                               wide ? 64 : 16, len, so, dofs);
+                    for (size_t g = 0; g < 48; g++)
+                        VSYM_CHECK(d[-1 - (long)g] == 0xA5 && d[len + g] == 0xA5,
+                                   "stream, %d-byte stores: %zu bytes: a byte around dst changed",
+                                   wide ? 64 : 16, len);
+                }
+    }
+    free(wdst);
+    vsym_util_copy_wide_force(-1);
+    VSYM_CHECK(vsym_util_copy_wide() == wide_auto, "64-byte stores: the CPU's answer again");
+    VSYM_CHECK(!vsym_util_cpu_amd() || !wide_auto, "64-byte stores on an AMD CPU");
     /* Ranks sharing cores: auto times its probes on AMD CPUs too and streams from 8 KiB while they
      * find the lines far (forced here), but 16-128 KiB near only with a core per rank on family
      * 25; never on other CPUs. */
@@ -1062,9 +1096,10 @@ static void test_nt_threshold(void)
     vsym_sysinfo_t si;
     VSYM_CHECK_OK(vsym_sysinfo_get(&si));
 #if defined(__x86_64__)
-    VSYM_CHECK(si.nt_threshold == (size_t)48 << 20,
-               "the machine facts' nt_threshold %zu, expected the 48 MiB in force",
-               si.nt_threshold);
+    VSYM_CHECK(si.nt_threshold == (size_t)48 << 20 && si.nt_single_threshold == (size_t)48 << 20,
+               "the machine facts' nt_threshold %zu and nt_single_threshold %zu, expected the 48 "
+               "MiB in force",
+               si.nt_threshold, si.nt_single_threshold);
 #endif
     /* A 480 MiB L3 (what a hypervisor showed a 2-vCPU guest: the host's) with its CPUs listed: at
      * most 48 MiB counted for each, and a list that does not parse leaves the cache as it is. */
@@ -1084,6 +1119,12 @@ static void test_nt_threshold(void)
                    "a 480 MiB L3 shared by CPUs %.*s: threshold %zu, expected %zu MiB",
                    (int)strcspn(shared[k].list, "\n"), shared[k].list, vsym_util_nt_threshold(),
                    shared[k].expect_mib);
+        /* a single copy (a put) streams from 48 MiB at most */
+        const size_t single = (shared[k].expect_mib < 48 ? shared[k].expect_mib : 48) << 20;
+        VSYM_CHECK(vsym_util_copy_single_streams(single) &&
+                       !vsym_util_copy_single_streams(single - 1),
+                   "a 480 MiB L3 shared by CPUs %.*s: a single copy streams from %zu MiB",
+                   (int)strcspn(shared[k].list, "\n"), shared[k].list, single >> 20);
     }
     for (int cpu = 0; cpu < 2; cpu++) {
         snprintf(path, sizeof(path), "%s/cpu%d/cache/index2/shared_cpu_list", root, cpu);
@@ -1093,6 +1134,19 @@ static void test_nt_threshold(void)
     VSYM_CHECK_OK(vsym_settings_check());
     VSYM_CHECK(vsym_util_nt_threshold() == 4096, "VSYM_NT_THRESHOLD 4K: threshold %zu",
                vsym_util_nt_threshold());
+    VSYM_CHECK(vsym_util_copy_single_streams(4096) && !vsym_util_copy_single_streams(4095),
+               "VSYM_NT_THRESHOLD 4K: a single copy streams from 4 KiB");
+    /* the setting above the cap wins too; 0 never streams */
+    VSYM_CHECK(setenv("VSYM_NT_THRESHOLD", "128M", 1) == 0, "setenv");
+    VSYM_CHECK_OK(vsym_settings_check());
+    VSYM_CHECK(
+        !vsym_util_copy_single_streams((size_t)64 << 20) &&
+            vsym_util_copy_single_streams((size_t)128 << 20),
+        "VSYM_NT_THRESHOLD 128M: a single copy of 64 MiB streams or one of 128 MiB does not");
+    VSYM_CHECK(setenv("VSYM_NT_THRESHOLD", "0", 1) == 0, "setenv");
+    VSYM_CHECK_OK(vsym_settings_check());
+    VSYM_CHECK(!vsym_util_copy_single_streams((size_t)1 << 30),
+               "VSYM_NT_THRESHOLD 0: a single copy of 1 GiB streams");
     VSYM_CHECK(unsetenv("VSYM_NT_THRESHOLD") == 0, "unsetenv");
     VSYM_CHECK_OK(vsym_settings_check());
     for (int k = nt - 1; k >= 0; k--) {

@@ -59,7 +59,7 @@ static vsym_status_t do_get(vsym_obj_t *obj, int r, size_t offset, void *dst, si
     if (dst == NULL)
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "%s: NULL destination for %zu bytes", op, len);
     if (obj->peer_ptr[r] != NULL) {
-        memcpy(dst, (const char *)obj->peer_ptr[r] + offset, len);
+        vsym_util_copy(dst, (const char *)obj->peer_ptr[r] + offset, len);
         return VSYM_OK;
     }
     vsym_tp_raddr_t ra = at(&obj->data[r], offset);

@@ -35,7 +35,8 @@
       "service's rows and local copies once a run moves that many bytes, and a collective's "      \
       "stores into its results once the ranks' buffers together reach twice it, out of place "     \
       "(auto: half the last-level cache of the rank's CPU, from sysfs, at most 48 MiB counted "    \
-      "for each CPU sharing it, 16 MiB where sysfs has none; 0: never).")                          \
+      "for each CPU sharing it, 16 MiB where sysfs has none, and for a put or get at most 48 "     \
+      "MiB; 0: never).")                                                                           \
     X(PUBLISH_STREAM, ENUM, "auto", "auto|on|off",                                                 \
       "How a rank stores what it publishes for its peers into its collective scratch (copies and " \
       "reductions): auto: on AMD CPUs, from 8 KiB, the first 4 KiB of one copy in 16 with "        \

@@ -14,6 +14,54 @@
 /* Non-temporal stores write whole lines to memory without first reading them into the cache
  * (no read-for-ownership), which saves a third of the memory traffic of a large copy. They are
  * weakly ordered: the sfence makes them visible before any later store (e.g. a signal). */
+/* Other CPUs than AMD's with AVX-512 stream 64 bytes a store. 2-core Intel guest (family 6 model
+ * 167), memcpy-bench, 64 MiB: 13.4 GB/s alone and 10.6 with the other core copying too, against
+ * 12.1 and 9.5 for 16-byte streaming stores and 9.5 and 6.9 for glibc's memcpy (32 MiB loaded:
+ * 14.0, 13.1, 11.7). Through the library, the 16-byte loop against this one, launches taking turns:
+ * a put of 64 MiB 11.3 / 9.6 -> 13.6 / 13.7 GB/s; 2 ranks at 64 MiB out of place, medians of three,
+ * the all-gather 1.14x (symmetric buffers 1.55x), the all-reduce 1.04x (1.10x), the broadcast 1.10x
+ * (1.07x), the all-to-all 1.02x (1.31x), the reduce-scatter 0.95-1.01x (six: noise); 4 ranks
+ * 1.08-1.28x out of place but for the symmetric all-reduce (0.98x), 0.93-1.09x in place
+ * (results/coll/dev-2core-intel-2026-12-02-stop61). */
+static int copy_wide_forced = -1; /* vsym_util_copy_wide_force */
+
+void vsym_util_copy_wide_force(int yes)
+{
+    __atomic_store_n(&copy_wide_forced, yes < 0 ? -1 : !!yes, __ATOMIC_RELAXED);
+}
+
+int vsym_util_copy_wide(void)
+{
+    const int forced = __atomic_load_n(&copy_wide_forced, __ATOMIC_RELAXED);
+    const int avx512 = __builtin_cpu_supports("avx512f") != 0;
+    return forced >= 0 ? forced && avx512 : avx512 && !vsym_util_cpu_amd();
+}
+
+/* The 256-byte steps of a non-temporal copy with 64-byte stores, the destination aligned to 64
+ * first; returns the bytes left (under 256), *dp and *sp moved past what it copied. */
+__attribute__((target("avx512f"))) static size_t copy_nt_wide(char **dp, const char **sp,
+                                                              size_t len)
+{
+    char *d = *dp;
+    const char *s = *sp;
+    size_t head = (64 - ((uintptr_t)d & 63)) & 63;
+    if (head > len) head = len;
+    memcpy(d, s, head);
+    d += head;
+    s += head;
+    len -= head;
+    for (; len >= 256; d += 256, s += 256, len -= 256) {
+        __m512i v[4];
+        for (int k = 0; k < 4; k++)
+            v[k] = _mm512_loadu_si512((const void *)(s + 64 * k));
+        for (int k = 0; k < 4; k++)
+            _mm512_stream_si512((void *)(d + 64 * k), v[k]);
+    }
+    *dp = d;
+    *sp = s;
+    return len;
+}
+
 static void copy_nt(void *dst, const void *src, size_t len, int fence)
 {
     char *d = dst;
@@ -31,6 +79,7 @@ static void copy_nt(void *dst, const void *src, size_t len, int fence)
      * made the loop 2.3x slower, 5.5 GB/s at 4-32 MiB against 13.2-13.8 without it (or with
      * prefetcht0) and 14.1-14.3 for glibc's memcpy; at 64 MiB 4.9 against 8.6, memcpy 7.3
      * (results/coll/dev-2core-intel-2026-11-29-stop50). */
+    if (vsym_util_copy_wide()) len = copy_nt_wide(&d, &s, len);
     const int ahead = vsym_util_cpu_amd();
     while (len >= 128) {
         if (ahead) {
@@ -197,9 +246,44 @@ void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
     memcpy(dst, src, len);
 }
 
+/* A single copy (a put or a get over shared memory) beyond the cache as any machine's: from 48
+ * MiB at most under VSYM_NT_THRESHOLD auto. The 16-core Intel guest's sysfs describes a 300 MiB
+ * L3 shared by its 16 CPUs (auto: 150 MiB), yet a copy left it between 32 and 64 MiB (memcpy-bench
+ * alone: memcpy 13.1 -> 7.5 GB/s, 64-byte streaming stores 16.0 -> 15.5); three rounds taking
+ * turns with auto and 48M, 2 ranks with a core each: a put of 64 MiB 8.8-12.6 -> 17.3-19.6 GB/s.
+ * The collectives keep the threshold: a team's copies together exceed it (8 ranks there, 48M:
+ * the all-to-all, broadcast and reduce-scatter of 16-64 MiB 0.70-0.96 of auto's speed;
+ * results/coll/device-16core-2026-12-02-stop61, run 2). */
+#define SINGLE_MAX LLC_PER_CPU_MAX
+
+size_t vsym_util_nt_single_threshold(void)
+{
+    size_t threshold = vsym_util_nt_threshold();
+    if (vsym_config_size(VSYM_CFG_NT_THRESHOLD) == SIZE_MAX && threshold > SINGLE_MAX)
+        threshold = SINGLE_MAX; /* auto */
+    return threshold;
+}
+
+int vsym_util_copy_single_streams(size_t len)
+{
+#if defined(__x86_64__)
+    size_t threshold = vsym_util_nt_single_threshold();
+    return threshold != 0 && len >= threshold;
+#else
+    (void)len;
+    return 0;
+#endif
+}
+
 void vsym_util_copy(void *dst, const void *src, size_t len)
 {
-    vsym_util_copy_part(dst, src, len, len);
+#if defined(__x86_64__)
+    if (vsym_util_copy_single_streams(len)) {
+        copy_nt(dst, src, len, 1);
+        return;
+    }
+#endif
+    memcpy(dst, src, len);
 }
 
 /* ---- Copies a peer on another core reads next ---------------------------------------------- */

@@ -240,6 +240,7 @@ VSYM_API vsym_status_t vsym_sysinfo_get(vsym_sysinfo_t *info_p)
     snprintf(si.clock, sizeof(si.clock), "CLOCK_MONOTONIC_RAW");
 #if defined(__x86_64__)
     si.nt_threshold = vsym_util_nt_threshold();
+    si.nt_single_threshold = vsym_util_nt_single_threshold();
 #endif
 
     CPU_ZERO(&set);

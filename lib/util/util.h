@@ -208,9 +208,14 @@ static inline void vsym_util_spin_hint(void)
 
 /* ---- Memory copies ------------------------------------------------------------------------ */
 
-/* Copy for shared-memory transfers: memcpy, or non-temporal stores for copies of at least
- * vsym_util_nt_threshold() bytes (which avoid reading the destination's cache lines first). */
+/* Copy for shared-memory transfers (a put, a get): memcpy, or non-temporal stores (which avoid
+ * reading the destination's cache lines first) where vsym_util_copy_single_streams(len). */
 void vsym_util_copy(void *dst, const void *src, size_t len);
+/* Whether a single copy of len bytes streams: from vsym_util_nt_single_threshold(), which is
+ * vsym_util_nt_threshold() but under VSYM_NT_THRESHOLD auto 48 MiB at most (a cache described
+ * larger is not one copy's); 0: never. */
+int vsym_util_copy_single_streams(size_t len);
+size_t vsym_util_nt_single_threshold(void);
 /* A piece of len bytes of a copy of whole bytes made piece by piece (e.g. from a block just
  * computed in cache): non-temporal stores when the whole is at least vsym_util_nt_threshold(). */
 void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole);
@@ -262,6 +267,11 @@ int vsym_util_rtt_far(uint64_t ns);
  * and streaming every publish ran 2x faster there (results/coll/dev-2core-zen4-2026-11-27-stop37).
  */
 void vsym_util_publish_share(uint64_t *word);
+/* 1 where the non-temporal copies store 64 bytes at a time (AVX-512, other CPUs than AMD's; AMD's
+ * keep 16-byte stores with the source prefetched); tests: vsym_util_copy_wide_force(-1) asks the
+ * CPU, 0 or 1 makes it say so (1 only where the CPU has AVX-512F). */
+int vsym_util_copy_wide(void);
+void vsym_util_copy_wide_force(int yes);
 /* VSYM_NT_THRESHOLD in force, "auto" resolved (half the last-level cache, 16 MiB where sysfs
  * describes none); 0: never. */
 size_t vsym_util_nt_threshold(void);

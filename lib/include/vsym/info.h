@@ -43,6 +43,8 @@ typedef struct vsym_sysinfo {
     size_t nt_threshold; /* bytes from which shared-memory copies use non-temporal stores:
                             VSYM_NT_THRESHOLD in force, auto resolved from the last-level cache
                             of this CPU; 0: never (as on CPUs other than x86-64) */
+    size_t nt_single_threshold; /* the same for a single copy (a put or a get): under
+                                   VSYM_NT_THRESHOLD auto 48 MiB at most */
 } vsym_sysinfo_t;
 
 VSYM_API vsym_status_t vsym_sysinfo_get(vsym_sysinfo_t *info_p);

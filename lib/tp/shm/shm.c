@@ -117,7 +117,7 @@ static vsym_status_t shm_get(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *src
     void *p = shm_peer_ptr(tp, peer, src);
     (void)flags;
     if (p != NULL) {
-        memcpy(dst, p, len);
+        vsym_util_copy(dst, p, len);
         return VSYM_OK;
     }
     if (s->base[peer] == NULL)
