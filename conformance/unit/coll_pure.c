@@ -846,6 +846,7 @@ static void test_publish(void)
         free(want);
         free(got);
     }
+#if defined(__x86_64__)
     /* The streaming copy with 16-byte and with 64-byte stores (the second where the CPU has
      * AVX-512F): every byte at lengths around its 128- and 256-byte steps, any alignment, nothing
      * stored around it. */
@@ -880,6 +881,7 @@ static void test_publish(void)
     vsym_util_copy_wide_force(-1);
     VSYM_CHECK(vsym_util_copy_wide() == wide_auto, "64-byte stores: the CPU's answer again");
     VSYM_CHECK(!vsym_util_cpu_amd() || !wide_auto, "64-byte stores on an AMD CPU");
+#endif
     /* Ranks sharing cores: auto times its probes on AMD CPUs too and streams from 8 KiB while they
      * find the lines far (forced here), but 16-128 KiB near only with a core per rank on family
      * 25; never on other CPUs. */

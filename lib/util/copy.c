@@ -10,10 +10,6 @@
 #endif
 #include "util/util.h"
 
-#if defined(__x86_64__)
-/* Non-temporal stores write whole lines to memory without first reading them into the cache
- * (no read-for-ownership), which saves a third of the memory traffic of a large copy. They are
- * weakly ordered: the sfence makes them visible before any later store (e.g. a signal). */
 /* Other CPUs than AMD's with AVX-512 stream 64 bytes a store. 2-core Intel guest (family 6 model
  * 167), memcpy-bench, 64 MiB: 13.4 GB/s alone and 10.6 with the other core copying too, against
  * 12.1 and 9.5 for 16-byte streaming stores and 9.5 and 6.9 for glibc's memcpy (32 MiB loaded:
@@ -32,11 +28,16 @@ void vsym_util_copy_wide_force(int yes)
 
 int vsym_util_copy_wide(void)
 {
+#if defined(__x86_64__)
     const int forced = __atomic_load_n(&copy_wide_forced, __ATOMIC_RELAXED);
     const int avx512 = __builtin_cpu_supports("avx512f") != 0;
     return forced >= 0 ? forced && avx512 : avx512 && !vsym_util_cpu_amd();
+#else
+    return 0;
+#endif
 }
 
+#if defined(__x86_64__)
 /* The 256-byte steps of a non-temporal copy with 64-byte stores, the destination aligned to 64
  * first; returns the bytes left (under 256), *dp and *sp moved past what it copied. */
 __attribute__((target("avx512f"))) static size_t copy_nt_wide(char **dp, const char **sp,
@@ -62,6 +63,9 @@ __attribute__((target("avx512f"))) static size_t copy_nt_wide(char **dp, const c
     return len;
 }
 
+/* Non-temporal stores write whole lines to memory without first reading them into the cache
+ * (no read-for-ownership), which saves a third of the memory traffic of a large copy. They are
+ * weakly ordered: the sfence makes them visible before any later store (e.g. a signal). */
 static void copy_nt(void *dst, const void *src, size_t len, int fence)
 {
     char *d = dst;
@@ -206,15 +210,21 @@ size_t vsym_util_nt_threshold(void)
     return r;
 }
 
-int vsym_util_copy_streams(size_t whole)
+/* Whether a copy of len bytes streams under threshold (0: never; only on x86-64). */
+static int streams_from(size_t threshold, size_t len)
 {
 #if defined(__x86_64__)
-    size_t threshold = vsym_util_nt_threshold();
-    return threshold != 0 && whole >= threshold;
+    return threshold != 0 && len >= threshold;
 #else
-    (void)whole;
+    (void)threshold;
+    (void)len;
     return 0;
 #endif
+}
+
+int vsym_util_copy_streams(size_t whole)
+{
+    return streams_from(vsym_util_nt_threshold(), whole);
 }
 
 void vsym_util_copy_stream(void *dst, const void *src, size_t len)
@@ -246,14 +256,14 @@ void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
     memcpy(dst, src, len);
 }
 
-/* A single copy (a put or a get over shared memory) beyond the cache as any machine's: from 48
- * MiB at most under VSYM_NT_THRESHOLD auto. The 16-core Intel guest's sysfs describes a 300 MiB
- * L3 shared by its 16 CPUs (auto: 150 MiB), yet a copy left it between 32 and 64 MiB (memcpy-bench
- * alone: memcpy 13.1 -> 7.5 GB/s, 64-byte streaming stores 16.0 -> 15.5); three rounds taking
- * turns with auto and 48M, 2 ranks with a core each: a put of 64 MiB 8.8-12.6 -> 17.3-19.6 GB/s.
- * The collectives keep the threshold: a team's copies together exceed it (8 ranks there, 48M:
- * the all-to-all, broadcast and reduce-scatter of 16-64 MiB 0.70-0.96 of auto's speed;
- * results/coll/device-16core-2026-12-02-stop61, run 2). */
+/* A single copy (a put or a get over shared memory) streams from 48 MiB at most under
+ * VSYM_NT_THRESHOLD auto: a cache described larger does not keep that much of one copy. The 16-core
+ * Intel guest's sysfs describes a 300 MiB L3 shared by its 16 CPUs (auto: 150 MiB), yet a copy left
+ * it between 32 and 64 MiB (memcpy-bench alone: memcpy 13.1 -> 7.5 GB/s, 64-byte streaming
+ * stores 16.0 -> 15.5); three rounds taking turns with auto and 48M, 2 ranks with a core each: a
+ * put of 64 MiB 8.8-12.6 -> 17.3-19.6 GB/s. The collectives keep the threshold: a team's copies
+ * together exceed it (8 ranks there, 48M: the all-to-all, broadcast and reduce-scatter of 16-64 MiB
+ * 0.70-0.96 of auto's speed; results/coll/device-16core-2026-12-02-stop61, run 2). */
 #define SINGLE_MAX LLC_PER_CPU_MAX
 
 size_t vsym_util_nt_single_threshold(void)
@@ -266,13 +276,7 @@ size_t vsym_util_nt_single_threshold(void)
 
 int vsym_util_copy_single_streams(size_t len)
 {
-#if defined(__x86_64__)
-    size_t threshold = vsym_util_nt_single_threshold();
-    return threshold != 0 && len >= threshold;
-#else
-    (void)len;
-    return 0;
-#endif
+    return streams_from(vsym_util_nt_single_threshold(), len);
 }
 
 void vsym_util_copy(void *dst, const void *src, size_t len)
