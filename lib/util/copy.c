@@ -38,19 +38,13 @@ int vsym_util_copy_wide(void)
 }
 
 #if defined(__x86_64__)
-/* The 256-byte steps of a non-temporal copy with 64-byte stores, the destination aligned to 64
- * first; returns the bytes left (under 256), *dp and *sp moved past what it copied. */
+/* The 256-byte steps of a non-temporal copy with 64-byte stores to *dp (aligned to 64); returns
+ * the bytes left (under 256), *dp and *sp moved past what it copied. */
 __attribute__((target("avx512f"))) static size_t copy_nt_wide(char **dp, const char **sp,
                                                               size_t len)
 {
     char *d = *dp;
     const char *s = *sp;
-    size_t head = (64 - ((uintptr_t)d & 63)) & 63;
-    if (head > len) head = len;
-    memcpy(d, s, head);
-    d += head;
-    s += head;
-    len -= head;
     for (; len >= 256; d += 256, s += 256, len -= 256) {
         __m512i v[4];
         for (int k = 0; k < 4; k++)
@@ -70,7 +64,9 @@ static void copy_nt(void *dst, const void *src, size_t len, int fence)
 {
     char *d = dst;
     const char *s = src;
-    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    const int wide = vsym_util_copy_wide();
+    const uintptr_t align = wide ? 64 : 16; /* the stores' width */
+    size_t head = (align - ((uintptr_t)d & (align - 1))) & (align - 1);
     if (head > len) head = len;
     memcpy(d, s, head);
     d += head;
@@ -83,7 +79,7 @@ static void copy_nt(void *dst, const void *src, size_t len, int fence)
      * made the loop 2.3x slower, 5.5 GB/s at 4-32 MiB against 13.2-13.8 without it (or with
      * prefetcht0) and 14.1-14.3 for glibc's memcpy; at 64 MiB 4.9 against 8.6, memcpy 7.3
      * (results/coll/dev-2core-intel-2026-11-29-stop50). */
-    if (vsym_util_copy_wide()) len = copy_nt_wide(&d, &s, len);
+    if (wide) len = copy_nt_wide(&d, &s, len);
     const int ahead = vsym_util_cpu_amd();
     while (len >= 128) {
         if (ahead) {
