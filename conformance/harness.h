@@ -5,9 +5,11 @@
 #ifndef VSYM_HARNESS_H
 #define VSYM_HARNESS_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <vsym/vsym.h>
 
 #define VSYM_TEST_SKIP_CODE 77
@@ -76,6 +78,53 @@ static inline void vsym_test_coll_with(vsym_team_t *team, const char *name, cons
     VSYM_CHECK_OK(vsym_coll_create(team, c_p));
     unsetenv(name);
     VSYM_CHECK_OK(vsym_settings_check());
+}
+
+/* Removes path: a file, or a folder with everything under it. */
+static inline void vsym_test_tmp_remove(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d == NULL) {
+        unlink(path);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char sub[512];
+        if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name) < sizeof(sub))
+            vsym_test_tmp_remove(sub);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
+/* The temporary paths a test made (vsym_test_tmp_keep), at most 8. */
+static inline char (*vsym_test_tmp_paths(void))[256]
+{
+    static char paths[8][256];
+    return paths;
+}
+
+static inline void vsym_test_tmp_cleanup(void)
+{
+    for (int i = 0; i < 8; i++)
+        if (vsym_test_tmp_paths()[i][0] != '\0') vsym_test_tmp_remove(vsym_test_tmp_paths()[i]);
+}
+
+/* Keep path (a file or folder under /tmp the test just made) to be removed when the process
+ * exits, also where a failed check exits at once; removing it before is fine. */
+static inline void vsym_test_tmp_keep(const char *path)
+{
+    static int registered;
+    if (!registered) VSYM_CHECK(atexit(vsym_test_tmp_cleanup) == 0, "atexit");
+    registered = 1;
+    for (int i = 0; i < 8; i++)
+        if (vsym_test_tmp_paths()[i][0] == '\0') {
+            snprintf(vsym_test_tmp_paths()[i], 256, "%s", path);
+            return;
+        }
+    VSYM_CHECK(0, "more than 8 temporary paths kept");
 }
 
 static inline void vsym_test_skip(const char *reason)

@@ -48,6 +48,7 @@ static void test_writer(void)
     FILE *f;
 
     VSYM_CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    vsym_test_tmp_keep(dir);
     snprintf(path, sizeof(path), "%s/r.jsonl", dir);
 
     VSYM_CHECK(vsym_bench_results_open(path, 0, &r, err, sizeof(err)) == 0, "%s", err);

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <sched.h>
 #include <stdint.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "harness.h"
@@ -248,6 +247,7 @@ static void test_tune_table(void)
     char path[] = "/tmp/vsym_coll_tune_XXXXXX";
     int fd = mkstemp(path);
     VSYM_CHECK(fd >= 0, "mkstemp");
+    vsym_test_tmp_keep(path);
     close(fd);
     vsym_tune_table_t t, u;
     vsym_coll_tune_init(&t, "world=4 local=4 local_tp=2 local_dp=2 inter_tp=1 inter_dp=1 host=h");
@@ -1053,27 +1053,11 @@ static void write_file(const char *path, const char *text)
     VSYM_CHECK(f != NULL && fputs(text, f) >= 0 && fclose(f) == 0, "write %s", path);
 }
 
-/* The fake tree's folder (empty: none), removed at exit where a failed check left it. */
-static char sysfs_root[32];
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)ftw;
-    return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static void remove_sysfs_root(void)
-{
-    if (sysfs_root[0] != '\0') nftw(sysfs_root, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
 static void test_nt_threshold(void)
 {
     char root[] = "/tmp/vsym-sysfs-XXXXXX", path[256];
     VSYM_CHECK(mkdtemp(root) != NULL, "mkdtemp");
-    snprintf(sysfs_root, sizeof(sysfs_root), "%s", root);
-    VSYM_CHECK(atexit(remove_sysfs_root) == 0, "atexit");
+    vsym_test_tmp_keep(root); /* (where a failed check leaves it) */
     VSYM_CHECK(unsetenv("VSYM_NT_THRESHOLD") == 0, "unsetenv");
     VSYM_CHECK_OK(vsym_settings_check());
     vsym_util_sysfs_cpu_force(root);
@@ -1175,7 +1159,6 @@ static void test_nt_threshold(void)
         VSYM_CHECK((tree[k].text == NULL ? rmdir(path) : unlink(path)) == 0, "remove %s", path);
     }
     VSYM_CHECK(rmdir(root) == 0, "rmdir %s", root);
-    sysfs_root[0] = '\0';
     vsym_util_sysfs_cpu_force(NULL);
 }
 

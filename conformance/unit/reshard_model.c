@@ -76,6 +76,7 @@ int main(void)
     char path[] = "/tmp/vsym-reshard-model-XXXXXX";
     int fd = mkstemp(path);
     VSYM_CHECK(fd >= 0, "mkstemp");
+    vsym_test_tmp_keep(path);
     close(fd);
     vsym_reshard_model_t *mx;
     VSYM_CHECK_OK(vsym_reshard_model_preset("mixtral-8x7b", &mx));
