@@ -17,7 +17,7 @@
  * a put of 64 MiB 11.3 / 9.6 -> 13.6 / 13.7 GB/s; 2 ranks at 64 MiB out of place, medians of three,
  * the all-gather 1.14x (symmetric buffers 1.55x), the all-reduce 1.04x (1.10x), the broadcast 1.10x
  * (1.07x), the all-to-all 1.02x (1.31x), the reduce-scatter 0.95-1.01x (six: noise); 4 ranks
- * 1.08-1.28x out of place but for the symmetric all-reduce (0.98x), 0.93-1.09x in place
+ * 1.01-1.47x out of place but for the symmetric all-reduce (0.98-0.99x), 0.93-1.09x in place
  * (results/coll/dev-2core-intel-2026-12-02-stop61). */
 static int copy_wide_forced = -1; /* vsym_util_copy_wide_force */
 
@@ -193,17 +193,21 @@ static size_t last_level_half(void)
     return best > 0 ? best / 2 : NT_FALLBACK;
 }
 
-size_t vsym_util_nt_threshold(void)
+/* VSYM_NT_THRESHOLD auto, resolved once per process (nt_resolved). */
+static size_t nt_auto(void)
 {
-    size_t threshold = vsym_config_size(VSYM_CFG_NT_THRESHOLD);
-    if (threshold != SIZE_MAX) return threshold;
-    /* Resolved once per process (nt_resolved). */
     size_t r = __atomic_load_n(&nt_resolved, __ATOMIC_RELAXED);
     if (r == SIZE_MAX) {
         r = last_level_half();
         __atomic_store_n(&nt_resolved, r, __ATOMIC_RELAXED);
     }
     return r;
+}
+
+size_t vsym_util_nt_threshold(void)
+{
+    size_t threshold = vsym_config_size(VSYM_CFG_NT_THRESHOLD);
+    return threshold != SIZE_MAX ? threshold : nt_auto();
 }
 
 /* Whether a copy of len bytes streams under threshold (0: never; only on x86-64). */
@@ -264,10 +268,11 @@ void vsym_util_copy_part(void *dst, const void *src, size_t len, size_t whole)
 
 size_t vsym_util_nt_single_threshold(void)
 {
-    size_t threshold = vsym_util_nt_threshold();
-    if (vsym_config_size(VSYM_CFG_NT_THRESHOLD) == SIZE_MAX && threshold > SINGLE_MAX)
-        threshold = SINGLE_MAX; /* auto */
-    return threshold;
+    /* one read of the setting: every put and get over shared memory asks */
+    size_t threshold = vsym_config_size(VSYM_CFG_NT_THRESHOLD);
+    if (threshold != SIZE_MAX) return threshold;
+    threshold = nt_auto();
+    return threshold < SINGLE_MAX ? threshold : SINGLE_MAX;
 }
 
 int vsym_util_copy_single_streams(size_t len)
