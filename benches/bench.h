@@ -107,6 +107,10 @@ typedef struct vsym_bench_suite {
     /* Run the whole sweep. Return 0, a positive count of wrong values (exit 1), or a negative
      * vsym_status_t after a failure (exit 1; the driver prints vsym_error_detail()). */
     int (*run)(vsym_bench_t *b);
+    /* Optional (NULL): check the options against the ranks and the sweep once both are known
+     * (a size too small for one element per rank); return 0, or -1 with a one-line message in
+     * err (rank 0 prints it; exit 2). */
+    int (*check_run)(const vsym_bench_t *b, char *err, size_t errlen);
 } vsym_bench_suite_t;
 
 /* The suite table, generated from suites.def. */

@@ -621,6 +621,15 @@ int main(int argc, char **argv)
         st = VSYM_FAIL(VSYM_ERR_NO_MEMORY, "bench: sizes");
         goto fail;
     }
+    if (b.suite->check_run != NULL) {
+        char err[256];
+        if (b.suite->check_run(&b, err, sizeof(err)) != 0) {
+            if (b.rank == 0) fprintf(stderr, "vsym-bench: %s (vsym-bench --help)\n", err);
+            free(b.sizes);
+            vsym_finalize(b.ctx);
+            return VSYM_BENCH_EXIT_USAGE;
+        }
+    }
     st = vsym_alloc(b.world, 64, &b.sync_obj);
     if (st != VSYM_OK) goto fail;
     memset(vsym_obj_ptr(b.sync_obj), 0, 64); /* vsym_bench_core_rtt's word */

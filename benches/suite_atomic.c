@@ -171,11 +171,15 @@ static int run_atomic(vsym_bench_t *b)
 }
 
 const vsym_bench_suite_t vsym_bench_suite_atomic = {
-    "atomic",   "every atomic op (64- and 32-bit): per-op latency and Mops/s",
-    2,          VSYM_BENCH_MAX_RANKS,
-    8,          8,
-    1,          atomic_check_opts,
-    run_atomic,
+    .name = "atomic",
+    .help = "every atomic op (64- and 32-bit): per-op latency and Mops/s",
+    .min_ranks = 2,
+    .max_ranks = VSYM_BENCH_MAX_RANKS,
+    .default_min_size = 8,
+    .default_max_size = 8,
+    .sizeless = 1,
+    .check_opts = atomic_check_opts,
+    .run = run_atomic,
 };
 
 /* ---- Barrier ------------------------------------------------------------------------------ */
@@ -221,9 +225,13 @@ static int run_barrier(vsym_bench_t *b)
 }
 
 const vsym_bench_suite_t vsym_bench_suite_barrier = {
-    "barrier",   "vsym_team_barrier and vsym_signal_barrier over all ranks: per-op latency",
-    2,           VSYM_BENCH_MAX_RANKS,
-    0,           0,
-    1,           NULL,
-    run_barrier,
+    .name = "barrier",
+    .help = "vsym_team_barrier and vsym_signal_barrier over all ranks: per-op latency",
+    .min_ranks = 2,
+    .max_ranks = VSYM_BENCH_MAX_RANKS,
+    .default_min_size = 0,
+    .default_max_size = 0,
+    .sizeless = 1,
+    .check_opts = NULL,
+    .run = run_barrier,
 };

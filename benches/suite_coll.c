@@ -233,6 +233,14 @@ static int sel_runs(vsym_dtype_t d, vsym_red_op_t op)
     return op != VSYM_RED_PROD || dtype_is_int(d);
 }
 
+/* The bytes of one element per rank of collective kind: the smallest size it can run (smaller
+ * sizes give a count of 0, and the sweep leaves them out, as nccl-tests rounds a size down). */
+static size_t coll_unit(const vsym_bench_t *b, vsym_coll_kind_t kind, vsym_dtype_t dtype)
+{
+    const int whole = kind == VSYM_COLL_KIND_ALLREDUCE || kind == VSYM_COLL_KIND_BROADCAST;
+    return vsym_dtype_size(dtype) * (whole ? 1 : (size_t)b->nranks);
+}
+
 static int parse_common(const vsym_bench_opts_t *o, int fused, coll_sel_t *s, char *err,
                         size_t errlen)
 {
@@ -309,6 +317,44 @@ static int check_fused_opts(const vsym_bench_opts_t *o, char *err, size_t errlen
 {
     coll_sel_t s;
     return parse_common(o, 1, &s, err, errlen);
+}
+
+/* The collective a suite times (its name). */
+static vsym_coll_kind_t suite_kind(const vsym_bench_suite_t *suite)
+{
+    static const struct {
+        const char *name;
+        vsym_coll_kind_t kind;
+    } kinds[] = {{"allreduce", VSYM_COLL_KIND_ALLREDUCE},
+                 {"allgather", VSYM_COLL_KIND_ALLGATHER},
+                 {"reduce-scatter", VSYM_COLL_KIND_REDUCE_SCATTER},
+                 {"broadcast", VSYM_COLL_KIND_BROADCAST},
+                 {"alltoall", VSYM_COLL_KIND_ALLTOALL}};
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+        if (strcmp(suite->name, kinds[k].name) == 0) return kinds[k].kind;
+    return VSYM_COLL_KIND_ALLTOALL;
+}
+
+/* A sweep in which no size holds one element (per rank, where a size is divided among the ranks)
+ * of any dtype named: a usage error, not a run of empty tables. */
+static int check_coll_sizes(const vsym_bench_t *b, char *err, size_t errlen)
+{
+    coll_sel_t s;
+    if (parse_common(b->opts, 0, &s, err, errlen) != 0) return -1;
+    const vsym_coll_kind_t kind = suite_kind(b->suite);
+    int small = 0; /* the dtype of the smallest unit */
+    for (int i = 1; i < s.ndt; i++)
+        if (coll_unit(b, kind, s.dt[i]) < coll_unit(b, kind, s.dt[small])) small = i;
+    const size_t unit = coll_unit(b, kind, s.dt[small]);
+    if (b->max_size >= unit) return 0;
+    char per[64] = "";
+    if (unit > vsym_dtype_size(s.dt[small]))
+        snprintf(per, sizeof(per), " per rank (%zu bytes with %d ranks)", unit, b->nranks);
+    else
+        snprintf(per, sizeof(per), " (%zu bytes)", unit);
+    snprintf(err, errlen, "%s: no size of the sweep holds one %s element%s; the largest is %zu",
+             b->suite->name, vsym_dtype_name(s.dt[small]), per, b->max_size);
+    return -1;
 }
 
 /* ---- Running ------------------------------------------------------------------------------ */
@@ -393,6 +439,20 @@ static void print_summary(vsym_bench_t *b, const double (*rows)[10], int nrows)
     fflush(stdout);
 }
 
+/* Where sizes of the sweep are under unit bytes, a line on rank 0 under the table's header says
+ * that they are left out, and why (what: "one f32 element per rank"). */
+static void note_left_out(vsym_bench_t *b, size_t unit, const char *what)
+{
+    int held = 0;
+    for (int k = 0; k < b->nsizes; k++)
+        held += b->sizes[k] >= unit;
+    if (held < b->nsizes && b->rank == 0 && !b->opts->quiet && !b->opts->csv) {
+        printf("# sizes under %zu bytes left out (%d of %d): less than %s\n", unit,
+               b->nsizes - held, b->nsizes, what);
+        fflush(stdout);
+    }
+}
+
 /* One dtype and op of a collective suite: its table of ordinary buffers, then of symmetric ones.
  * Returns a status (< 0) or the number of wrong values. */
 static int run_coll_one(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name,
@@ -455,10 +515,13 @@ static int run_coll_one(vsym_bench_t *b, vsym_coll_kind_t kind, const char *name
              name, vsym_dtype_name(r.dtype), reduces ? vsym_red_op_name(r.op) : "none",
              algo ? algo : "auto", n, root, factor);
     vsym_bench_table_header(b, key, title, coll_cols, 10);
+    const size_t per = coll_unit(b, kind, r.dtype) / es; /* 1, or n blocks of count elements */
+    char what[64];
+    snprintf(what, sizeof(what), "one %s element%s", vsym_dtype_name(r.dtype),
+             per > 1 ? " per rank" : "");
+    note_left_out(b, per * es, what);
     for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
         size_t size = b->sizes[k];
-        size_t per =
-            (kind == VSYM_COLL_KIND_ALLREDUCE || kind == VSYM_COLL_KIND_BROADCAST) ? 1 : (size_t)n;
         r.count = size / es / per;
         if (r.count == 0) continue;
         size_t bytes = r.count * es * per;
@@ -744,8 +807,13 @@ static int run_fused_dtype(vsym_bench_t *b, vsym_dtype_t dtype, vsym_fused_op_t 
                      touch ? ", input rewritten before each call (--touch)" : "",
                      consume ? ", output read after each call (--consume)" : "");
             vsym_bench_table_header(b, key, title, fused_cols, 10);
+            size_t nin, nout;
+            vsym_fused_shapes(r.fused, r.fop, 1, &nin, &nout);
+            char what[64];
+            snprintf(what, sizeof(what), "one %s element per block of the input (%zu blocks)",
+                     vsym_dtype_name(r.dtype), nin);
+            note_left_out(b, es * nin, what);
             for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
-                size_t nin, nout;
                 auto_ran[k] = NULL;
                 vsym_fused_shapes(r.fused, r.fop, 1, &nin, &nout);
                 r.count = b->sizes[k] / es / nin;
@@ -877,50 +945,73 @@ static int run_fused(vsym_bench_t *b)
 }
 
 const vsym_bench_suite_t vsym_bench_suite_allreduce = {
-    "allreduce",
-    "all-reduce (nccl-tests columns: time, algbw, busbw, #wrong; oop and in-place)",
-    1,
-    0,
-    8,
-    64u << 20,
-    0,
-    check_coll_opts,
-    run_allreduce,
+    .name = "allreduce",
+    .help = "all-reduce (nccl-tests columns: time, algbw, busbw, #wrong; oop and in-place)",
+    .min_ranks = 1,
+    .max_ranks = 0,
+    .default_min_size = 8,
+    .default_max_size = 64u << 20,
+    .sizeless = 0,
+    .check_opts = check_coll_opts,
+    .run = run_allreduce,
+    .check_run = check_coll_sizes,
 };
 const vsym_bench_suite_t vsym_bench_suite_allgather = {
-    "allgather",   "all-gather (size: the gathered buffer)", 1, 0, 8, 64u << 20, 0, check_coll_opts,
-    run_allgather,
+    .name = "allgather",
+    .help = "all-gather (size: the gathered buffer)",
+    .min_ranks = 1,
+    .max_ranks = 0,
+    .default_min_size = 8,
+    .default_max_size = 64u << 20,
+    .sizeless = 0,
+    .check_opts = check_coll_opts,
+    .run = run_allgather,
+    .check_run = check_coll_sizes,
 };
 const vsym_bench_suite_t vsym_bench_suite_reduce_scatter = {
-    "reduce-scatter",
-    "reduce-scatter (size: the input buffer)",
-    1,
-    0,
-    8,
-    64u << 20,
-    0,
-    check_coll_opts,
-    run_reduce_scatter,
+    .name = "reduce-scatter",
+    .help = "reduce-scatter (size: the input buffer)",
+    .min_ranks = 1,
+    .max_ranks = 0,
+    .default_min_size = 8,
+    .default_max_size = 64u << 20,
+    .sizeless = 0,
+    .check_opts = check_coll_opts,
+    .run = run_reduce_scatter,
+    .check_run = check_coll_sizes,
 };
 const vsym_bench_suite_t vsym_bench_suite_broadcast = {
-    "broadcast",
-    "broadcast from rank 0 (-r R: from rank R)",
-    1,
-    0,
-    8,
-    64u << 20,
-    0,
-    check_coll_opts,
-    run_broadcast,
+    .name = "broadcast",
+    .help = "broadcast from rank 0 (-r R: from rank R)",
+    .min_ranks = 1,
+    .max_ranks = 0,
+    .default_min_size = 8,
+    .default_max_size = 64u << 20,
+    .sizeless = 0,
+    .check_opts = check_coll_opts,
+    .run = run_broadcast,
+    .check_run = check_coll_sizes,
 };
 const vsym_bench_suite_t vsym_bench_suite_alltoall = {
-    "alltoall",   "all-to-all (size: one rank's buffer)", 1, 0, 8, 64u << 20, 0, check_coll_opts,
-    run_alltoall,
+    .name = "alltoall",
+    .help = "all-to-all (size: one rank's buffer)",
+    .min_ranks = 1,
+    .max_ranks = 0,
+    .default_min_size = 8,
+    .default_max_size = 64u << 20,
+    .sizeless = 0,
+    .check_opts = check_coll_opts,
+    .run = run_alltoall,
+    .check_run = check_coll_sizes,
 };
 const vsym_bench_suite_t vsym_bench_suite_fused = {
-    "fused",   "fused TP x DP collectives (every factorisation, op and mode; vs the baseline)",
-    1,         0,
-    1024,      8u << 20,
-    0,         check_fused_opts,
-    run_fused,
+    .name = "fused",
+    .help = "fused TP x DP collectives (every factorisation, op and mode; vs the baseline)",
+    .min_ranks = 1,
+    .max_ranks = 0,
+    .default_min_size = 1024,
+    .default_max_size = 8u << 20,
+    .sizeless = 0,
+    .check_opts = check_fused_opts,
+    .run = run_fused,
 };

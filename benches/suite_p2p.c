@@ -466,9 +466,17 @@ static int p2p_check_opts(const vsym_bench_opts_t *o, char *err, size_t errlen)
     return 0;
 }
 
-#define P2P_SUITE(id, name, help, fn, sizeless)                                                    \
+#define P2P_SUITE(id, name_, help_, fn, sizeless_)                                                 \
     const vsym_bench_suite_t vsym_bench_suite_##id = {                                             \
-        name, help, 2, VSYM_BENCH_MAX_RANKS, 8, 4u << 20, sizeless, p2p_check_opts, fn,            \
+        .name = name_,                                                                             \
+        .help = help_,                                                                             \
+        .min_ranks = 2,                                                                            \
+        .max_ranks = VSYM_BENCH_MAX_RANKS,                                                         \
+        .default_min_size = 8,                                                                     \
+        .default_max_size = 4u << 20,                                                              \
+        .sizeless = sizeless_,                                                                     \
+        .check_opts = p2p_check_opts,                                                              \
+        .run = fn,                                                                                 \
     };
 
 P2P_SUITE(put, "put", "put + quiet latency, put ping-pong, put window bandwidth", run_put, 0)

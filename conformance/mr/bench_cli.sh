@@ -79,6 +79,21 @@ options)
   expect_usage_error "--json into a missing folder" "$bench" put --json "$work/no/such/r.jsonl"
   expect_usage_error "unknown suite, 2 ranks" "$run" -n 2 --timeout 60 -- "$bench" nosuch
   expect_usage_error "size 0, 2 ranks" "$run" -n 2 --timeout 60 -- "$bench" put -s 0
+  # A sweep with no size of one element (per rank where the size is split among the ranks)
+  expect_usage_error "a size under one element" "$bench" allreduce -s 3
+  expect_usage_error "a size under one element per rank, 2 ranks" \
+    "$run" -n 2 --timeout 60 -- "$bench" allgather -s 3 --dtype all
+  grep -q "allgather: no size of the sweep holds one f16 element per rank (4 bytes with 2 ranks)" \
+    "$work/err" || fail "allgather -s 3 at 2 ranks: $(cat "$work/err")"
+  # ... and one with some: they are left out, and a line under the table's header says so
+  "$run" -n 2 --timeout 60 -- "$bench" alltoall -b 2 -e 32 -n 5 > "$work/out" 2> "$work/err" ||
+    fail "alltoall -b 2 -e 32: exit $?: $(cat "$work/err")"
+  grep -q "^# sizes under 8 bytes left out (2 of 5): less than one f32 element per rank$" \
+    "$work/out" || fail "alltoall -b 2 -e 32: no line for the sizes left out: $(cat "$work/out")"
+  rows=$(awk '/^# alltoall .* ranks 2 .*\)$/ {t = 1; next} t && /^ +[0-9]/ {print $1} /^# Avg/ {t = 0}' \
+    "$work/out" | tr '\n' ' ')
+  [ "$rows" = "8 16 32 " ] || fail "alltoall -b 2 -e 32: rows of sizes $rows, expected 8 16 32"
+  echo "ok: sizes under one element per rank left out, and said so"
   "$bench" --help > "$work/out" 2>&1 || fail "--help: exit $?"
   grep -q "put-signal" "$work/out" || fail "--help does not list the suites"
   ;;
