@@ -180,7 +180,8 @@ int main(int argc, char **argv)
         vsym_reshard_model_destroy(model);
         return 0;
     }
-    if (!from || !to || world < 1) die("--from, --to and --world are required (see --help)");
+    if (!from || !to || world == -1) die("--from, --to and --world are required (see --help)");
+    if (world < 1) die("--world %d: the source layout needs at least one rank", world);
     vsym_reshard_balance_t bal;
     if (strcmp(balance, "bytes") == 0)
         bal = VSYM_RESHARD_BALANCE_BYTES;
@@ -189,7 +190,8 @@ int main(int argc, char **argv)
     else
         die("--balance: \"%s\" is not bytes or roundrobin", balance);
     if (to_world < 0) to_world = world;
-    if (to_world < 1) die("--to-world must be positive");
+    if (to_world < 1)
+        die("--to-world %d: the destination layout needs at least one rank", to_world);
     vsym_reshard_layout_t ls, ld;
     if (vsym_reshard_layout_parse(from, &ls) != VSYM_OK ||
         vsym_reshard_layout_check(&ls, world, model) != VSYM_OK)

@@ -19,3 +19,8 @@ add_test(NAME reshard_cli_model_file
                  --from tp=2,pp=2,dp=2,ep=2 --to tp=4,pp=1,dp=2,ep=4,etp=1 --world 8 --rank 3)
 set_tests_properties(reshard_cli_model_file PROPERTIES LABELS "unit;reshard" TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "rank 3 +[0-9]+ ops")
+add_test(NAME reshard_cli_zero_world
+         COMMAND vsym-plan --model llama3-8b --from tp=2 --to tp=4 --world 0)
+set_tests_properties(reshard_cli_zero_world PROPERTIES LABELS "unit;reshard" TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION
+                     "^vsym-plan: --world 0: the source layout needs at least one rank\n$")
