@@ -238,6 +238,7 @@ int main(int argc, char **argv)
     char *src, *dst;
 
     peer_parse(argc, argv, "memcpy-bench", &o);
+    peer_check_only(&o, copy_names, COPY_KINDS);
     src = aligned_alloc(4096, (o.max_size + 4095) / 4096 * 4096);
     dst = aligned_alloc(4096, (o.max_size + 4095) / 4096 * 4096);
     if (src == NULL || dst == NULL) {

@@ -162,6 +162,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     peer_parse(argc, argv, "mpi-coll", &o);
+    peer_check_only(&o, kind_names, sizeof(kind_names) / sizeof(kind_names[0]));
     o.ranks = n;
     double clock_ns = peer_clock_ns();
     vsym_bench_results_t *res = (me == 0 && o.json) ? peer_open(&o) : NULL;

@@ -84,6 +84,8 @@ int main(int argc, char **argv)
     int me;
 
     peer_parse(argc, argv, "oshmem-bench", &o);
+    static const char *const names[] = {"put", "get", "atomic", "barrier"};
+    peer_check_only(&o, names, sizeof(names) / sizeof(names[0]));
     shmem_init();
     me = shmem_my_pe();
     o.ranks = shmem_n_pes();

@@ -119,6 +119,7 @@ int main(int argc, char **argv)
 {
     peer_opts_t o;
     peer_parse(argc, argv, "oshmem-coll", &o);
+    peer_check_only(&o, kind_names, K_COUNT);
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     o.ranks = n;

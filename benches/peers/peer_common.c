@@ -113,6 +113,19 @@ void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o)
     if (o->min_size > o->max_size) usage(tool, "-b is larger than -e", NULL);
 }
 
+void peer_check_only(const peer_opts_t *o, const char *const *names, size_t n)
+{
+    if (o->only == NULL) return;
+    char list[256] = "";
+    for (size_t k = 0; k < n; k++) {
+        if (strcmp(o->only, names[k]) == 0) return;
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof(list) - len, "%s%s", k ? ", " : "", names[k]);
+    }
+    fprintf(stderr, "%s: unknown --only '%s' (%s)\n", o->tool, o->only, list);
+    exit(2);
+}
+
 double peer_clock_ns(void)
 {
     const int n = 20000;

@@ -49,6 +49,9 @@ typedef void (*peer_unit_fn)(void *arg, long i);
 /* Parse the options (sizes with the project's one size parser); exits 2 on a bad option. */
 void peer_parse(int argc, char **argv, const char *tool, peer_opts_t *o);
 
+/* --only NAME must be one of the program's n names: else a line naming them, exit 2. */
+void peer_check_only(const peer_opts_t *o, const char *const *names, size_t n);
+
 /* The clock's cost (ns per reading). */
 double peer_clock_ns(void);
 

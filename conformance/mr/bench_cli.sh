@@ -639,6 +639,10 @@ EOF
   "$mb" --loaded 1 > "$work/out" 2> "$work/err"
   [ $? -eq 2 ] && grep -q "unexpected argument 1" "$work/err" || fail "--loaded 1: $(cat "$work/err")"
   echo "ok: --loaded takes no value"
+  "$mb" --only memcopy > "$work/out" 2> "$work/err"
+  [ $? -eq 2 ] && grep -q "unknown --only 'memcopy' (memcpy, memcpy-nt" "$work/err" ||
+    fail "--only memcopy: $(cat "$work/err")"
+  echo "ok: an unknown --only is an error naming the copies"
   ;;
 *)
   fail "unknown test '$what'"
