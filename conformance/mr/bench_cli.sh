@@ -94,6 +94,17 @@ options)
     "$work/out" | tr '\n' ' ')
   [ "$rows" = "8 16 32 " ] || fail "alltoall -b 2 -e 32: rows of sizes $rows, expected 8 16 32"
   echo "ok: sizes under one element per rank left out, and said so"
+  # vsym-run's own checks: one line each, before any launcher starts
+  for c in "2|-n must be at least 1|-n 0 -- true" "2|--timeout needs a duration|--timeout 5min -n 1 -- true" \
+           "127|$work/none: no such program|-n 2 -- $work/none"; do
+    IFS='|' read -r want text args <<< "$c"
+    # shellcheck disable=SC2086
+    "$run" $args > "$work/out" 2> "$work/err"
+    rc=$?
+    [ "$rc" = "$want" ] && [ "$(wc -l < "$work/err")" = 1 ] && grep -q "^vsym-run: .*$text" "$work/err" ||
+      fail "vsym-run $args: exit $rc (expected $want): $(cat "$work/err")"
+    echo "ok: vsym-run $args: $(cat "$work/err")"
+  done
   "$bench" --help > "$work/out" 2>&1 || fail "--help: exit $?"
   grep -q "put-signal" "$work/out" || fail "--help does not list the suites"
   ;;
