@@ -186,7 +186,10 @@ int conform_config_load(const char *path, conform_config_t *cfg, char *err, size
     json_t *sv;
 
     if (root == NULL) {
-        snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
+        if (jerr.line < 1) /* not read: jansson's text names the file and the reason */
+            snprintf(err, errlen, "%s", jerr.text);
+        else
+            snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
         return -1;
     }
     if (!json_is_object(root)) {

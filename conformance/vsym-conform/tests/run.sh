@@ -114,7 +114,9 @@ usage)
     "$bin" > /dev/null 2>&1; [ $? = 2 ] || fail "no mode: exit status not 2"
     "$bin" check > /dev/null 2>&1; [ $? = 2 ] || fail "bad mode: exit status not 2"
     "$bin" deploy --bogus > /dev/null 2>&1; [ $? = 2 ] || fail "bad option: exit status not 2"
-    "$bin" deploy --config "$work/none.json" > /dev/null 2>&1; [ $? = 2 ] || fail "missing config"
+    msg=$("$bin" deploy --config "$work/none.json" 2>&1); [ $? = 2 ] || fail "missing config"
+    echo "$msg" | grep -q "^vsym-conform: unable to open $work/none.json: No such file" ||
+        fail "missing config not named: $msg"
     echo '{"expect": {"mtuu": 4096}}' > "$work/typo.json"
     msg=$("$bin" deploy --config "$work/typo.json" 2>&1); [ $? = 2 ] || fail "typo: not 2"
     echo "$msg" | grep -q "unknown key expect.mtuu" || fail "typo not named: $msg"
