@@ -319,29 +319,12 @@ static int check_fused_opts(const vsym_bench_opts_t *o, char *err, size_t errlen
     return parse_common(o, 1, &s, err, errlen);
 }
 
-/* The collective a suite times (its name). */
-static vsym_coll_kind_t suite_kind(const vsym_bench_suite_t *suite)
-{
-    static const struct {
-        const char *name;
-        vsym_coll_kind_t kind;
-    } kinds[] = {{"allreduce", VSYM_COLL_KIND_ALLREDUCE},
-                 {"allgather", VSYM_COLL_KIND_ALLGATHER},
-                 {"reduce-scatter", VSYM_COLL_KIND_REDUCE_SCATTER},
-                 {"broadcast", VSYM_COLL_KIND_BROADCAST},
-                 {"alltoall", VSYM_COLL_KIND_ALLTOALL}};
-    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-        if (strcmp(suite->name, kinds[k].name) == 0) return kinds[k].kind;
-    return VSYM_COLL_KIND_ALLTOALL;
-}
-
 /* A sweep in which no size holds one element (per rank, where a size is divided among the ranks)
  * of any dtype named: a usage error, not a run of empty tables. */
-static int check_coll_sizes(const vsym_bench_t *b, char *err, size_t errlen)
+static int check_coll_sizes(const vsym_bench_t *b, vsym_coll_kind_t kind, char *err, size_t errlen)
 {
     coll_sel_t s;
     if (parse_common(b->opts, 0, &s, err, errlen) != 0) return -1;
-    const vsym_coll_kind_t kind = suite_kind(b->suite);
     int small = 0; /* the dtype of the smallest unit */
     for (int i = 1; i < s.ndt; i++)
         if (coll_unit(b, kind, s.dt[i]) < coll_unit(b, kind, s.dt[small])) small = i;
@@ -644,31 +627,6 @@ static int run_coll_kind(vsym_bench_t *b, vsym_coll_kind_t kind, const char *nam
     return vsym_bench_wrong_rc(wrong);
 }
 
-static int run_allreduce(vsym_bench_t *b)
-{
-    return run_coll_kind(b, VSYM_COLL_KIND_ALLREDUCE, "allreduce");
-}
-
-static int run_allgather(vsym_bench_t *b)
-{
-    return run_coll_kind(b, VSYM_COLL_KIND_ALLGATHER, "allgather");
-}
-
-static int run_reduce_scatter(vsym_bench_t *b)
-{
-    return run_coll_kind(b, VSYM_COLL_KIND_REDUCE_SCATTER, "reduce-scatter");
-}
-
-static int run_broadcast(vsym_bench_t *b)
-{
-    return run_coll_kind(b, VSYM_COLL_KIND_BROADCAST, "broadcast");
-}
-
-static int run_alltoall(vsym_bench_t *b)
-{
-    return run_coll_kind(b, VSYM_COLL_KIND_ALLTOALL, "alltoall");
-}
-
 /* ---- Fused -------------------------------------------------------------------------------- */
 
 static const vsym_bench_column_t fused_cols[] = {
@@ -944,66 +902,40 @@ static int run_fused(vsym_bench_t *b)
     return vsym_bench_wrong_rc(wrong);
 }
 
-const vsym_bench_suite_t vsym_bench_suite_allreduce = {
-    .name = "allreduce",
-    .help = "all-reduce (nccl-tests columns: time, algbw, busbw, #wrong; oop and in-place)",
-    .min_ranks = 1,
-    .max_ranks = 0,
-    .default_min_size = 8,
-    .default_max_size = 64u << 20,
-    .sizeless = 0,
-    .check_opts = check_coll_opts,
-    .run = run_allreduce,
-    .check_run = check_coll_sizes,
-};
-const vsym_bench_suite_t vsym_bench_suite_allgather = {
-    .name = "allgather",
-    .help = "all-gather (size: the gathered buffer)",
-    .min_ranks = 1,
-    .max_ranks = 0,
-    .default_min_size = 8,
-    .default_max_size = 64u << 20,
-    .sizeless = 0,
-    .check_opts = check_coll_opts,
-    .run = run_allgather,
-    .check_run = check_coll_sizes,
-};
-const vsym_bench_suite_t vsym_bench_suite_reduce_scatter = {
-    .name = "reduce-scatter",
-    .help = "reduce-scatter (size: the input buffer)",
-    .min_ranks = 1,
-    .max_ranks = 0,
-    .default_min_size = 8,
-    .default_max_size = 64u << 20,
-    .sizeless = 0,
-    .check_opts = check_coll_opts,
-    .run = run_reduce_scatter,
-    .check_run = check_coll_sizes,
-};
-const vsym_bench_suite_t vsym_bench_suite_broadcast = {
-    .name = "broadcast",
-    .help = "broadcast from rank 0 (-r R: from rank R)",
-    .min_ranks = 1,
-    .max_ranks = 0,
-    .default_min_size = 8,
-    .default_max_size = 64u << 20,
-    .sizeless = 0,
-    .check_opts = check_coll_opts,
-    .run = run_broadcast,
-    .check_run = check_coll_sizes,
-};
-const vsym_bench_suite_t vsym_bench_suite_alltoall = {
-    .name = "alltoall",
-    .help = "all-to-all (size: one rank's buffer)",
-    .min_ranks = 1,
-    .max_ranks = 0,
-    .default_min_size = 8,
-    .default_max_size = 64u << 20,
-    .sizeless = 0,
-    .check_opts = check_coll_opts,
-    .run = run_alltoall,
-    .check_run = check_coll_sizes,
-};
+/* A collective's suite: its run and its check of the sweep against the ranks, for kind. */
+#define COLL_SUITE(id, name_, help_, kind)                                                         \
+    static int run_##id(vsym_bench_t *b)                                                           \
+    {                                                                                              \
+        return run_coll_kind(b, kind, name_);                                                      \
+    }                                                                                              \
+    static int check_run_##id(const vsym_bench_t *b, char *err, size_t errlen)                     \
+    {                                                                                              \
+        return check_coll_sizes(b, kind, err, errlen);                                             \
+    }                                                                                              \
+    const vsym_bench_suite_t vsym_bench_suite_##id = {                                             \
+        .name = name_,                                                                             \
+        .help = help_,                                                                             \
+        .min_ranks = 1,                                                                            \
+        .max_ranks = 0,                                                                            \
+        .default_min_size = 8,                                                                     \
+        .default_max_size = 64u << 20,                                                             \
+        .sizeless = 0,                                                                             \
+        .check_opts = check_coll_opts,                                                             \
+        .run = run_##id,                                                                           \
+        .check_run = check_run_##id,                                                               \
+    };
+
+COLL_SUITE(allreduce, "allreduce",
+           "all-reduce (nccl-tests columns: time, algbw, busbw, #wrong; oop and in-place)",
+           VSYM_COLL_KIND_ALLREDUCE)
+COLL_SUITE(allgather, "allgather", "all-gather (size: the gathered buffer)",
+           VSYM_COLL_KIND_ALLGATHER)
+COLL_SUITE(reduce_scatter, "reduce-scatter", "reduce-scatter (size: the input buffer)",
+           VSYM_COLL_KIND_REDUCE_SCATTER)
+COLL_SUITE(broadcast, "broadcast", "broadcast from rank 0 (-r R: from rank R)",
+           VSYM_COLL_KIND_BROADCAST)
+COLL_SUITE(alltoall, "alltoall", "all-to-all (size: one rank's buffer)", VSYM_COLL_KIND_ALLTOALL)
+
 const vsym_bench_suite_t vsym_bench_suite_fused = {
     .name = "fused",
     .help = "fused TP x DP collectives (every factorisation, op and mode; vs the baseline)",
