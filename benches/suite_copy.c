@@ -480,6 +480,8 @@ static int run_pattern_size(vsym_bench_t *b, vsym_copy_t *svc, const char *patte
     json_object_set_new(r, "chunk", json_integer((json_int_t)cs.chunk_size));
     json_object_set_new(r, "zero_copy_bytes", json_integer((json_int_t)cs.zero_copy_bytes));
     json_object_set_new(r, "staged_bytes", json_integer((json_int_t)cs.staged_bytes));
+    /* rank 0's copies: non-temporal stores or not (vsym_copy_stats_t.streaming) */
+    json_object_set_new(r, "streaming", json_boolean(cs.streaming != 0));
     json_object_set_new(r, "busiest_rank_bytes", json_integer((json_int_t)busiest));
     json_object_set_new(r, "schedule_ms", json_real(sched_ms));
     json_object_set_new(r, "schedule_compute_ms", json_real(compute_ms));

@@ -127,6 +127,13 @@ static inline void vsym_test_tmp_keep(const char *path)
     VSYM_CHECK(0, "more than 8 temporary paths kept");
 }
 
+/* Write text into the file at path (made or emptied). */
+static inline void vsym_test_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    VSYM_CHECK(f != NULL && fputs(text, f) >= 0 && fclose(f) == 0, "write %s", path);
+}
+
 static inline void vsym_test_skip(const char *reason)
 {
     const char *strict = getenv("VSYM_STRICT");

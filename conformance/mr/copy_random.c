@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "harness.h"
+#include "util/util.h"
 
 /* Change a setting: the library reads settings once and again at vsym_settings_check(). */
 static void set_setting(const char *name, const char *value)
@@ -457,6 +459,72 @@ static void phase_local_overlap(vsym_copy_t *svc, vsym_team_t *team)
     free(want);
 }
 
+/* Whether a run's copies stream (vsym_copy_stats_t.streaming): by this rank's bytes per run against
+ * a single copy's threshold (VSYM_NT_THRESHOLD; auto at most 48 MiB), not the collectives' (half
+ * the last-level cache). A 64 MiB local task on every rank, scheduled, never run (its buffers stay
+ * untouched): with the setting at 0, 64M and 65M; then under auto with a fake sysfs of a 480 MiB
+ * L3 shared by 4 CPUs, where the collectives' threshold is 96 MiB and a single copy's 48. */
+static void phase_streaming(vsym_copy_t *svc, vsym_team_t *team)
+{
+    const size_t len = (size_t)64 << 20;
+    const uint64_t id = 8000000u + (uint64_t)vsym_team_rank(team);
+    char *from = malloc(len), *to = malloc(len);
+    VSYM_CHECK(from != NULL && to != NULL, "no memory");
+    static const struct {
+        const char *setting;
+        int streams; /* on x86-64 (elsewhere never) */
+    } cases[] = {{"0", 0}, {"64M", 1}, {"65M", 0}, {NULL, 1}};
+    char root[] = "/tmp/vsym-sysfs-XXXXXX";
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        set_setting("VSYM_NT_THRESHOLD", cases[c].setting);
+        if (cases[c].setting == NULL) {
+            VSYM_CHECK(mkdtemp(root) != NULL, "mkdtemp");
+            vsym_test_tmp_keep(root);
+            const long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+            for (long cpu = 0; cpu < ncpu; cpu++) {
+                static const char *const parts[][2] = {{"", NULL},
+                                                       {"/cache", NULL},
+                                                       {"/cache/index0", NULL},
+                                                       {"/cache/index0/level", "3\n"},
+                                                       {"/cache/index0/size", "491520K\n"},
+                                                       {"/cache/index0/shared_cpu_list", "0-3\n"}};
+                for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
+                    char path[256];
+                    snprintf(path, sizeof(path), "%s/cpu%ld%s", root, cpu, parts[k][0]);
+                    if (parts[k][1] == NULL)
+                        VSYM_CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
+                    else
+                        vsym_test_write_file(path, parts[k][1]);
+                }
+            }
+            vsym_util_sysfs_cpu_force(root);
+            VSYM_CHECK(vsym_util_nt_threshold() == (size_t)96 << 20,
+                       "a 480 MiB L3 shared by 4 CPUs: the collectives' threshold %zu, expected 96 "
+                       "MiB",
+                       vsym_util_nt_threshold());
+        }
+        VSYM_CHECK_OK(vsym_copy_register_send(svc, id, from, 0, len, vsym_team_rank(team)));
+        VSYM_CHECK_OK(vsym_copy_register_receive(svc, id, to, 0, len, vsym_team_rank(team)));
+        VSYM_CHECK_OK(vsym_copy_schedule(svc));
+        vsym_copy_stats_t st;
+        VSYM_CHECK_OK(vsym_copy_stats(svc, &st));
+#if defined(__x86_64__)
+        const uint64_t want = (uint64_t)cases[c].streams;
+#else
+        const uint64_t want = 0;
+#endif
+        VSYM_CHECK(st.streaming == want,
+                   "a run of 64 MiB under VSYM_NT_THRESHOLD %s: streaming %llu, expected %llu",
+                   cases[c].setting ? cases[c].setting : "auto (a 480 MiB L3 shared by 4 CPUs)",
+                   (unsigned long long)st.streaming, (unsigned long long)want);
+        VSYM_CHECK_OK(vsym_copy_clear(svc));
+    }
+    vsym_test_tmp_remove(root);
+    vsym_util_sysfs_cpu_force(NULL);
+    free(from);
+    free(to);
+}
+
 int main(void)
 {
     vsym_ctx_t *ctx;
@@ -498,9 +566,12 @@ int main(void)
     phase_rows(svc, world, 1, 1, NULL, 200, "rows, heap, staged, non-temporal");
     phase_rows(svc, world, 0, 0, NULL, 200, "rows, malloc, non-temporal");
     phase_local_overlap(svc, world); /* streaming stores must not run into the overlap */
+    phase_random(svc, world, 6, (size_t)n * 8, 300000, 2, 0, "random, non-temporal");
+    phase_random(svc, world, 7, (size_t)n * 8, 300000, 2, 1, "random, staged, non-temporal");
     set_setting("VSYM_NT_THRESHOLD", NULL);
 
     phase_local_overlap(svc, world);
+    phase_streaming(svc, world);
     if (n > 1) phase_zero_copy(svc, world, COPY_TEST_SLOW ? (16u << 20) : (256u << 10) + 3);
 
     /* Registering after schedule is refused until clear. */

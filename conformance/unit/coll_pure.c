@@ -1047,12 +1047,6 @@ static void test_thread_line_rtt(void)
 /* VSYM_NT_THRESHOLD auto: half the last-level cache sysfs describes for the CPU (the highest
  * level of those listed), 16 MiB where it describes none (a guest without cache folders); the
  * setting wins over both. A fake tree of cpu0 and cpu1 in a temporary folder, removed after. */
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    VSYM_CHECK(f != NULL && fputs(text, f) >= 0 && fclose(f) == 0, "write %s", path);
-}
-
 static void test_nt_threshold(void)
 {
     char root[] = "/tmp/vsym-sysfs-XXXXXX", path[256];
@@ -1092,7 +1086,7 @@ static void test_nt_threshold(void)
         if (tree[k].text == NULL)
             VSYM_CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
         else
-            write_file(path, tree[k].text);
+            vsym_test_write_file(path, tree[k].text);
     }
     vsym_util_sysfs_cpu_force(root);
     VSYM_CHECK(vsym_util_nt_threshold() == (size_t)48 << 20,
@@ -1114,9 +1108,9 @@ static void test_nt_threshold(void)
     for (size_t k = 0; k < sizeof(shared) / sizeof(shared[0]); k++) {
         for (int cpu = 0; cpu < 2; cpu++) {
             snprintf(path, sizeof(path), "%s/cpu%d/cache/index2/shared_cpu_list", root, cpu);
-            write_file(path, shared[k].list);
+            vsym_test_write_file(path, shared[k].list);
             snprintf(path, sizeof(path), "%s/cpu%d/cache/index2/size", root, cpu);
-            write_file(path, "491520K\n");
+            vsym_test_write_file(path, "491520K\n");
         }
         vsym_util_sysfs_cpu_force(root);
         VSYM_CHECK(vsym_util_nt_threshold() == shared[k].expect_mib << 20,

@@ -99,6 +99,7 @@ struct vsym_copy {
     uint64_t *sent_total;  /* per peer: batches ever sent to it */
     uint64_t *recv_total;  /* per peer: batches ever received from it */
     uint64_t run_bytes;    /* bytes of this rank's tasks (sent, received, local) per run */
+    int streams;           /* this run's copies stream (run_streams), set as it starts */
     vsym_copy_stats_t stats;
 };
 
@@ -1014,17 +1015,29 @@ static int seg_next(seg_walk_t *w, uint64_t *soff, uint64_t *doff, uint64_t *len
     return 1;
 }
 
-/* The segments of a walk from src to dst, as pieces of one copy of whole bytes (non-temporal
- * from VSYM_NT_THRESHOLD), fenced once at the end: rows of a few hundred bytes each, a fence
- * apiece would cost more than their stores. whole is the bytes a run moves, not the piece's:
- * rows lie apart, so unlike one long contiguous copy (glibc's rep movsb) ordinary stores first
- * read every destination line; beyond the cache that costs 1.6x (2-core AMD: 32 MiB in rows of
- * 512 B into every other 512 B, 7.9 ms with memcpy per row, 4.2 with streaming stores, 5.0 for
- * one contiguous memcpy). */
-static void copy_walk(char *dst, const char *src, seg_walk_t *w, size_t whole)
+/* Whether a run's copies use non-temporal stores: where this rank's bytes per run (sent, received
+ * and local) reach the threshold of a single copy (vsym_util_copy_single_streams:
+ * VSYM_NT_THRESHOLD, auto at most 48 MiB). A rank's run is one copy's worth of traffic for its
+ * cache, as a put is, not a share of a team's (the collectives' threshold, half the last-level
+ * cache: 150 MiB on the 16-core Intel guest, whose 64 MiB ring then went with ordinary stores
+ * at 5.3-7.1 GB/s against 12.3-16.7 streamed, while the put it is compared with streamed from 48
+ * MiB; results/coll/device-16core-2026-12-02-stop61). Decided by the run's bytes, not a piece's: on
+ * the 2-core Zen 3 host, 8 MiB pieces of a 64 MiB ring under a 16 MiB threshold went with ordinary
+ * stores at 0.74-0.86 of a loaded 64 MiB put that streamed. Rows lie apart, so unlike one long
+ * contiguous copy (glibc's rep movsb) ordinary stores first read every destination line; beyond
+ * the cache that costs 1.6x (2-core AMD: 32 MiB in rows of 512 B into every other 512 B, 7.9 ms
+ * with memcpy per row, 4.2 with streaming stores, 5.0 for one contiguous memcpy). */
+static int run_streams(const vsym_copy_t *svc)
+{
+    return vsym_util_copy_single_streams(svc->run_bytes);
+}
+
+/* The segments of a walk from src to dst, streaming or not (run_streams), fenced once at the end:
+ * rows of a few hundred bytes each, a fence apiece would cost more than their stores. */
+static void copy_walk(char *dst, const char *src, seg_walk_t *w, int stream)
 {
     uint64_t so, dof, n;
-    if (!vsym_util_copy_streams(whole)) {
+    if (!stream) {
         while (seg_next(w, &so, &dof, &n))
             memcpy(dst + dof, src + so, n);
         return;
@@ -1051,7 +1064,7 @@ static void walk_extent(uint64_t row, uint64_t stride, uint64_t k, uint64_t len,
 /* Bytes [k, k + len) of a task from one layout to another in this rank's memory (memmove where
  * the two extents overlap: a local task may copy within one buffer). */
 static void move_local(char *dst, uint64_t drow, uint64_t dstride, const char *src, uint64_t srow,
-                       uint64_t sstride, uint64_t k, uint64_t len, uint64_t whole)
+                       uint64_t sstride, uint64_t k, uint64_t len, int stream)
 {
     seg_walk_t w = seg_walk(k, srow, sstride, k, drow, dstride, len);
     uint64_t slo, shi, dlo, dhi;
@@ -1059,7 +1072,7 @@ static void move_local(char *dst, uint64_t drow, uint64_t dstride, const char *s
     walk_extent(drow, dstride, k, len, &dlo, &dhi);
     const uintptr_t d0 = (uintptr_t)dst, s0 = (uintptr_t)src;
     if (d0 + dhi <= s0 + slo || s0 + shi <= d0 + dlo) {
-        copy_walk(dst, src, &w, whole);
+        copy_walk(dst, src, &w, stream);
         return;
     }
     uint64_t so, dof, n;
@@ -1161,10 +1174,8 @@ static vsym_status_t send_batch(vsym_copy_t *svc, int32_t e)
         seg_walk_t w = seg_walk(p->task_offset, sr->row, sr->stride, dk, drow, dstride, p->size);
         if (peer != NULL) {
             /* Stored through the peer's mapping, rows or contiguous, streaming by the run's
-             * bytes (a put would decide by the piece's: on the 2-core Zen 3 host, 8 MiB
-             * pieces of a 64 MiB ring under a 16 MiB threshold went with ordinary stores at
-             * 0.74-0.86 of a loaded 64 MiB put that streamed): only the signal is left. */
-            copy_walk(peer + base, src, &w, svc->run_bytes);
+             * bytes (run_streams): only the signal is left. */
+            copy_walk(peer + base, src, &w, svc->streams);
             if (!last) continue;
             from = src;
             off = base;
@@ -1246,13 +1257,8 @@ static vsym_status_t recv_staged(vsym_copy_t *svc, int32_t e, notice_state_t *ns
         const vsym_copy_piece_t *p = &s->pieces[b->first_piece + k];
         if (piece_round(svc, p) >= 0) continue; /* written in place by the sender */
         const local_reg_t *rr = &svc->recvs.v[svc->tasks[p->task].recv_reg - my_base];
-        if (rr->row == 0) {
-            vsym_util_copy(rr->buffer + rr->position + p->task_offset, slot + p->batch_offset,
-                           p->size);
-            continue;
-        }
         seg_walk_t w = seg_walk(0, 0, 0, p->task_offset, rr->row, rr->stride, p->size);
-        copy_walk(rr->buffer + rr->position, slot + p->batch_offset, &w, svc->run_bytes);
+        copy_walk(rr->buffer + rr->position, slot + p->batch_offset, &w, svc->streams);
     }
     ns->staged_freed++;
     return post_notices(svc, ns);
@@ -1272,6 +1278,7 @@ VSYM_API vsym_status_t vsym_copy_run(vsym_copy_t *svc)
     const vsym_copy_sched_t *s = &svc->sched;
     const size_t n = (size_t)svc->size;
     notice_state_t ns = {0};
+    svc->streams = run_streams(svc);
     /* Tell the senders first, so that they can start while this rank copies locally. */
     vsym_status_t st = post_notices(svc, &ns);
     if (st != VSYM_OK) return st;
@@ -1283,7 +1290,7 @@ VSYM_API vsym_status_t vsym_copy_run(vsym_copy_t *svc)
         const local_reg_t *sr = &svc->sends.v[t->send_reg - send_base];
         const local_reg_t *rr = &svc->recvs.v[t->recv_reg - recv_base];
         move_local(rr->buffer + rr->position, rr->row, rr->stride, sr->buffer + sr->position,
-                   sr->row, sr->stride, 0, t->size, svc->run_bytes);
+                   sr->row, sr->stride, 0, t->size, svc->streams);
     }
     for (uint32_t it = 0; it < s->iterations; it++) {
         int32_t se = s->send_of[(size_t)it * n + (size_t)svc->rank];
@@ -1316,6 +1323,7 @@ VSYM_API vsym_status_t vsym_copy_stats(const vsym_copy_t *svc, vsym_copy_stats_t
         return VSYM_FAIL(VSYM_ERR_INVALID_PARAM, "copy stats: NULL argument");
     if (!svc->scheduled) return VSYM_FAIL(VSYM_ERR_BAD_STATE, "copy stats: no schedule");
     *stats_p = svc->stats;
+    stats_p->streaming = (uint64_t)run_streams(svc);
     return VSYM_OK;
 }
 
