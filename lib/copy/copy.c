@@ -1019,14 +1019,16 @@ static int seg_next(seg_walk_t *w, uint64_t *soff, uint64_t *doff, uint64_t *len
  * and local) reach the threshold of a single copy (vsym_util_copy_single_streams:
  * VSYM_NT_THRESHOLD, auto at most 48 MiB). A rank's run is one copy's worth of traffic for its
  * cache, as a put is, not a share of a team's (the collectives' threshold, half the last-level
- * cache: 150 MiB on the 16-core Intel guest, whose 64 MiB ring then went with ordinary stores
- * at 5.3-7.1 GB/s against 12.3-16.7 streamed, while the put it is compared with streamed from 48
- * MiB; results/coll/device-16core-2026-12-02-stop61). Decided by the run's bytes, not a piece's: on
- * the 2-core Zen 3 host, 8 MiB pieces of a 64 MiB ring under a 16 MiB threshold went with ordinary
- * stores at 0.74-0.86 of a loaded 64 MiB put that streamed. Rows lie apart, so unlike one long
- * contiguous copy (glibc's rep movsb) ordinary stores first read every destination line; beyond
- * the cache that costs 1.6x (2-core AMD: 32 MiB in rows of 512 B into every other 512 B, 7.9 ms
- * with memcpy per row, 4.2 with streaming stores, 5.0 for one contiguous memcpy). */
+ * cache: 150 MiB on the 16-core Intel guest, where the put it is compared with streamed from 48
+ * MiB; there, where the two differ (runs of 64-128 MiB), 2-16 ranks, ring and all-to-all, two
+ * rounds taking turns, this rule gave 1.04-1.85x the bandwidth, median about 1.5, and 0.83-1.41 of
+ * the lone put at 2-4 ranks against 0.59-0.93; results/copy/device-16core-2026-12-02-stop62).
+ * Decided by the run's bytes, not a piece's: on the 2-core Zen 3 host, 8 MiB pieces of a 64 MiB
+ * ring under a 16 MiB threshold went with ordinary stores at 0.74-0.86 of a loaded 64 MiB put that
+ * streamed. Rows lie apart, so unlike one long contiguous copy (glibc's rep movsb) ordinary stores
+ * first read every destination line; beyond the cache that costs 1.6x (2-core AMD: 32 MiB in rows
+ * of 512 B into every other 512 B, 7.9 ms with memcpy per row, 4.2 with streaming stores, 5.0 for
+ * one contiguous memcpy). */
 static int run_streams(const vsym_copy_t *svc)
 {
     return vsym_util_copy_single_streams(svc->run_bytes);
