@@ -106,10 +106,10 @@ typedef struct vsym_copy_stats {
     uint64_t greedy_iterations;   /* team: for comparison, the iterations Megatron's NVSHMEM
                                    * service's rule (one batch per rank per iteration, send or
                                    * receive, first fit) needs for the same batches */
-    uint64_t
-        streaming; /* this rank: 1 where its copies in a run use non-temporal stores (x86-64:
-                    * its bytes per run, sent, received and local, reach a single copy's
-                    * VSYM_NT_THRESHOLD, auto at most 48 MiB), else 0; as the settings are now */
+    /* this rank: 1 where its copies in a run use non-temporal stores (x86-64: its bytes per run,
+     * sent, received and local, reach a single copy's VSYM_NT_THRESHOLD, auto at most 48 MiB),
+     * else 0; as the settings are now */
+    uint64_t streaming;
 } vsym_copy_stats_t;
 
 /* Per-iteration figures (vsym_copy_iteration_info()); the same on every rank. */
