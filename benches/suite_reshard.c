@@ -33,27 +33,27 @@ static int reshard_check_opts(const vsym_bench_opts_t *o, char *err, size_t errl
     int d;
     vsym_reshard_layout_t l;
     if (!o->model == !o->model_file) {
-        snprintf(err, errlen, "reshard: give exactly one of --model NAME and --model-file FILE");
+        snprintf(err, errlen, "give exactly one of --model NAME and --model-file FILE");
         return -1;
     }
     if (!o->from || !o->to) {
-        snprintf(err, errlen, "reshard: --from LAYOUT and --to LAYOUT are required");
+        snprintf(err, errlen, "--from LAYOUT and --to LAYOUT are required");
         return -1;
     }
     if (vsym_reshard_layout_parse(o->from, &l) != VSYM_OK ||
         vsym_reshard_layout_parse(o->to, &l) != VSYM_OK) {
-        snprintf(err, errlen, "reshard: %s", vsym_error_detail());
+        snprintf(err, errlen, "%s", vsym_error_detail());
         return -1;
     }
     if (parse_scale(o->scale, &d) != 0) {
-        snprintf(err, errlen, "reshard: --scale: expected 1/N, got '%s'", o->scale);
+        snprintf(err, errlen, "--scale: expected 1/N, got '%s'", o->scale);
         return -1;
     }
     vsym_reshard_model_t *m;
     vsym_status_t st = o->model ? vsym_reshard_model_preset(o->model, &m)
                                 : vsym_reshard_model_load(o->model_file, &m);
     if (st != VSYM_OK) {
-        snprintf(err, errlen, "reshard: %s", vsym_error_detail());
+        snprintf(err, errlen, "%s", vsym_error_detail());
         return -1;
     }
     vsym_reshard_model_destroy(m);

@@ -68,6 +68,10 @@ options)
   expect_usage_error "unknown fused op" "$bench" fused --op allreduce_allgather_x --dtype all
   expect_usage_error "--root outside the broadcast" "$bench" allreduce -r 1
   expect_usage_error "-i with -f" "$bench" allreduce -b 1K -e 8K -i 1K -f 4
+  expect_usage_error "reshard: a bad --scale" "$bench" reshard --model llama3-8b --from tp=2 \
+    --to tp=4 --scale 1/0
+  grep -q "^vsym-bench: reshard: --scale: expected 1/N, got '1/0'" "$work/err" ||
+    fail "reshard --scale 1/0: $(cat "$work/err")"
   expect_usage_error "-i of too many sizes" "$bench" allreduce -b 1 -e 1M -i 1
   expect_usage_error "--root beyond the ranks" "$run" -n 2 --timeout 60 -- "$bench" broadcast -r 2
   expect_usage_error "bad --send" "$bench" copy --send pinned
