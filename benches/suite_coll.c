@@ -765,16 +765,15 @@ static int run_fused_dtype(vsym_bench_t *b, vsym_dtype_t dtype, vsym_fused_op_t 
                      touch ? ", input rewritten before each call (--touch)" : "",
                      consume ? ", output read after each call (--consume)" : "");
             vsym_bench_table_header(b, key, title, fused_cols, 10);
-            size_t nin, nout;
-            vsym_fused_shapes(r.fused, r.fop, 1, &nin, &nout);
+            size_t blocks, nin, nout; /* blocks: of the input, one element each at count 1 */
+            vsym_fused_shapes(r.fused, r.fop, 1, &blocks, &nout);
             char what[64];
             snprintf(what, sizeof(what), "one %s element per block of the input (%zu blocks)",
-                     vsym_dtype_name(r.dtype), nin);
-            note_left_out(b, es * nin, what);
+                     vsym_dtype_name(r.dtype), blocks);
+            note_left_out(b, es * blocks, what);
             for (int k = 0; k < b->nsizes && st == VSYM_OK; k++) {
                 auto_ran[k] = NULL;
-                vsym_fused_shapes(r.fused, r.fop, 1, &nin, &nout);
-                r.count = b->sizes[k] / es / nin;
+                r.count = b->sizes[k] / es / blocks;
                 if (r.count == 0) continue;
                 vsym_fused_shapes(r.fused, r.fop, r.count, &nin, &nout);
                 if (modes & (1u << VSYM_FUSED_AUTO))
