@@ -160,8 +160,6 @@ VSYM_API vsym_status_t vsym_atomic64_nbi(vsym_obj_t *obj, int r, size_t offset, 
         return st;
     vsym_tp_t *tp = obj->amo[r];
     vsym_tp_raddr_t ra = at(&obj->data[r], offset);
-    if (tp->ops->atomic64_nbi == NULL)
-        return tp->ops->atomic64(tp, obj->team->members[r], &ra, op, value, compare, old_p);
     return tp->ops->atomic64_nbi(tp, obj->team->members[r], &ra, op, value, compare, old_p);
 }
 

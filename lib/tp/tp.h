@@ -67,8 +67,8 @@ struct vsym_tp_ops {
                               vsym_amo_op_t op, uint32_t value, uint32_t compare,
                               uint32_t *old_p);
     /* A 64-bit FETCH, ADD, FETCH_ADD or CSWAP that may still be in flight on return: complete
-     * at the target, and *old_p (may be NULL) written, after quiet. NULL when every atomic of the
-     * transport completes at once (the core calls atomic64 instead). */
+     * at the target, and *old_p (may be NULL) written, after quiet. A transport whose atomics
+     * complete at once points it at its atomic64. */
     vsym_status_t (*atomic64_nbi)(vsym_tp_t *tp, int peer, const vsym_tp_raddr_t *dst,
                                   vsym_amo_op_t op, uint64_t value, uint64_t compare,
                                   uint64_t *old_p);

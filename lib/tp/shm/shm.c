@@ -223,6 +223,7 @@ static const vsym_tp_ops_t shm_ops = {
     .get = shm_get,
     .atomic64 = shm_atomic64,
     .atomic32 = shm_atomic32,
+    .atomic64_nbi = shm_atomic64, /* complete on return, which quiet then finds */
     .fence = shm_fence,
     .quiet = shm_quiet,
 };
