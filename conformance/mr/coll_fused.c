@@ -3,7 +3,8 @@
  * across the ranks that must agree; invalid ops and modes rejected; repetitions with changing
  * data (no entry or exit barrier: the rotating buffers must keep calls apart); autotune, its
  * file, and the loaded table. With VSYM_TEST_SCOPE=transport (the VM groups): f32 and bf16,
- * counts from 1 up, 60 repetitions per op and mode.
+ * counts from 1 up, 32 repetitions per op and mode (16 at each of the two sizes: each of the
+ * eight rotating slots written again).
  *   coll_fused [--slow]   (--slow: thousands of repetitions per op and mode) */
 #include <stdint.h>
 #include <unistd.h>
@@ -198,7 +199,7 @@ static void factorisation(int ltp, int itp)
                              what);
                 /* Back-to-back calls with changing data and no barrier between them, alternating
                  * a size of the low-latency exchange and one of the barrier phases. */
-                int reps = slow ? 3000 : transport_scope ? 60 : 200;
+                int reps = slow ? 3000 : transport_scope ? 32 : 200;
                 for (int rep = 0; rep < reps; rep++) {
                     snprintf(what, sizeof(what), "tp %d x dp %d%s: %s %s repetition %d",
                              t.local_tp_size, t.local_dp_size, sym_label[pass],
