@@ -12,7 +12,8 @@ add_test(NAME bench_compare
                  $<TARGET_FILE:vsym-bench>)
 set_tests_properties(bench_compare PROPERTIES LABELS "bench;shm" TIMEOUT 300
                      SKIP_RETURN_CODE 77)
-# The README's main job, quick (about 45 s), into a folder of its own.
+# The README's main job, quick (about 80 s here: the peer comparison's collectives to 4 MiB), into a
+# folder of its own.
 add_test(NAME bench_main_job
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mr/bench_cli.sh mainjob ${VSYM_RUN}
                  $<TARGET_FILE:vsym-bench>)
