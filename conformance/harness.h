@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +23,26 @@
             fprintf(stderr, "\n");                                                                 \
             fflush(stderr);                                                                        \
             exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* Seconds on the monotonic clock (steps' durations in the tests' logs). */
+static inline double vsym_test_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Run call; when print is true, print how long it took and flush, so that a log cut off by a
+ * time limit (the VM groups) shows which step the time went to. */
+#define VSYM_TEST_STEP(print, call)                                                                \
+    do {                                                                                           \
+        const double step_t0_ = vsym_test_now();                                                   \
+        call;                                                                                      \
+        if (print) {                                                                               \
+            printf("  (%s: %.1f s)\n", #call, vsym_test_now() - step_t0_);                         \
+            fflush(stdout);                                                                        \
         }                                                                                          \
     } while (0)
 

@@ -1637,24 +1637,9 @@ static void bad_arguments(vsym_team_t *team)
     VSYM_CHECK_OK(vsym_coll_destroy(c));
 }
 
-/* One step of main: rank 0 prints how long it took and flushes, so that a log cut off by a
- * time limit (the VM's full groups) shows which step the time went to. */
+/* One step of main: rank 0 prints how long it took. */
 static int step_rank;
-static double step_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-#define STEP(call)                                                                                 \
-    do {                                                                                           \
-        const double step_t0_ = step_now();                                                        \
-        call;                                                                                      \
-        if (step_rank == 0) {                                                                      \
-            printf("  (%s: %.1f s)\n", #call, step_now() - step_t0_);                              \
-            fflush(stdout);                                                                        \
-        }                                                                                          \
-    } while (0)
+#define STEP(call) VSYM_TEST_STEP(step_rank == 0, call)
 
 /* The out-of-place all-reduce of symmetric buffers on AMD CPUs takes its path by the cores' state
  * (between 2 ranks with a core each in place from 16 KiB near, from 8 MiB far; up to 4 ranks
