@@ -532,9 +532,8 @@ static void autotune(void)
         }
     }
     vsym_util_core_per_rank_force(-1);
-    /* 64 B-4 KiB of input; in the transport scope (the VM groups, where timing every mode of the
-     * seven sizes took three quarters of this test's minutes) 64-256 B, which holds the bucket
-     * remembered_auto rewrites. */
+    /* 64 B-4 KiB of input; in the transport scope (the VM groups, where each size's rounds take
+     * seconds) 64-256 B, which holds the bucket remembered_auto rewrites. */
     VSYM_CHECK_OK(vsym_fused_autotune(f, VSYM_DTYPE_BF16, 6, transport_scope ? 8 : 12, 1));
     VSYM_CHECK_OK(vsym_team_barrier(world, 0)); /* rank 0 has written the file */
     VSYM_CHECK(access(path, R_OK) == 0, "autotune saved %s", path);
