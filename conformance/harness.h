@@ -7,11 +7,11 @@
 
 #include <dirent.h>
 #include <stdio.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <vsym/vsym.h>
+#include "util/util.h"
 
 #define VSYM_TEST_SKIP_CODE 77
 
@@ -26,12 +26,10 @@
         }                                                                                          \
     } while (0)
 
-/* Seconds on the monotonic clock (steps' durations in the tests' logs). */
+/* Seconds on the project's timer (steps' durations in the tests' logs). */
 static inline double vsym_test_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return 1e-9 * (double)vsym_util_time_ns();
 }
 
 /* Run call; when print is true, print how long it took and flush, so that a log cut off by a
