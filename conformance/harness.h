@@ -87,6 +87,14 @@ static inline int vsym_test_transport_scope(void)
     return scope != NULL && strcmp(scope, "transport") == 0;
 }
 
+/* VSYM_TEST_SCOPE unset or full: everything. scale (the runs at 7 and 16 ranks) leaves out what
+ * does not depend on the team's size: the CPU's streaming-store variants, run at 2-4 ranks. */
+static inline int vsym_test_full_scope(void)
+{
+    const char *scope = getenv("VSYM_TEST_SCOPE");
+    return scope == NULL || strcmp(scope, "full") == 0;
+}
+
 /* A collective handle of team made while setting name (a VSYM_ variable) is value: settings are
  * read when the handle is made, so the setting is unset again (and reloaded) before returning. */
 static inline void vsym_test_coll_with(vsym_team_t *team, const char *name, const char *value,

@@ -120,6 +120,7 @@
     X(COPY_ZERO_COPY, INT, "1", "",                                                                \
       "Copy service: 1 writes straight into receive buffers where possible; 0 always stages.")     \
     X(STRICT, INT, "0", "", "Tests: 1 turns skipped tests into failures.")                         \
-    X(TEST_SCOPE, ENUM, "full", "full|transport",                                                  \
+    X(TEST_SCOPE, ENUM, "full", "full|transport|scale",                                            \
       "Tests: transport runs the collective tests on fewer dtypes, operations and sizes (every "   \
-      "algorithm and collective still), for runs where the transport is under test (the VM).")
+      "algorithm and collective still), for runs where the transport is under test (the VM); "     \
+      "scale leaves out their streaming-store variants, for runs at large team sizes.")
