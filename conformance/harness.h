@@ -78,21 +78,16 @@ static inline int vsym_test_detail_has(const char *what)
         }                                                                                          \
     } while (0)
 
-/* VSYM_TEST_SCOPE=transport: a run that tests a transport (the Soft-RoCE VM groups), where the
- * collective tests cover every algorithm and collective but fewer dtypes, operations and sizes
- * (the arithmetic is the same over every transport and is covered by the full runs). */
-static inline int vsym_test_transport_scope(void)
+/* Whether VSYM_TEST_SCOPE (unset: full) is name. full: everything. transport: a run that tests a
+ * transport (the Soft-RoCE VM groups), where the collective tests cover every algorithm and
+ * collective but fewer dtypes, operations and sizes (the arithmetic is the same over every
+ * transport and is covered by the full runs). scale (the runs at 7 and 16 ranks): coll_ops leaves
+ * out what does not depend on the team's size, the CPU's streaming-store variants (run at 2-4
+ * ranks). */
+static inline int vsym_test_scope_is(const char *name)
 {
     const char *scope = getenv("VSYM_TEST_SCOPE");
-    return scope != NULL && strcmp(scope, "transport") == 0;
-}
-
-/* VSYM_TEST_SCOPE unset or full: everything. scale (the runs at 7 and 16 ranks) leaves out what
- * does not depend on the team's size: the CPU's streaming-store variants, run at 2-4 ranks. */
-static inline int vsym_test_full_scope(void)
-{
-    const char *scope = getenv("VSYM_TEST_SCOPE");
-    return scope == NULL || strcmp(scope, "full") == 0;
+    return strcmp(scope != NULL ? scope : "full", name) == 0;
 }
 
 /* A collective handle of team made while setting name (a VSYM_ variable) is value: settings are

@@ -633,7 +633,7 @@ static void autotune(void)
 int main(int argc, char **argv)
 {
     slow = argc > 1 && strcmp(argv[1], "--slow") == 0;
-    transport_scope = vsym_test_transport_scope();
+    transport_scope = vsym_test_scope_is("transport");
     setenv("VSYM_COLL_SCRATCH", "4K", 1); /* chunking at small sizes */
     vsym_ctx_t *ctx;
     VSYM_CHECK_OK(vsym_init(&ctx));

@@ -1719,8 +1719,8 @@ static void t_cores_state(vsym_team_t *team)
 int main(int argc, char **argv)
 {
     slow = argc > 1 && strcmp(argv[1], "--slow") == 0;
-    transport_scope = vsym_test_transport_scope();
-    full_scope = vsym_test_full_scope();
+    transport_scope = vsym_test_scope_is("transport");
+    full_scope = vsym_test_scope_is("full");
     /* Small scratch regions make every size above 4 KiB run in several chunks. */
     setenv("VSYM_COLL_SCRATCH", slow ? "64K" : "4K", 1);
     vsym_ctx_t *ctx;
