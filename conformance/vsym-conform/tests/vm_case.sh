@@ -50,13 +50,21 @@ for what in "$@"; do
         summary_has "FAIL  node 1 (host [^)]*): mtu: active MTU [0-9]*, expected 4096" "$work/m"
         ;;
     netem_delay|netem_rate)
-        # Node 1's link: 5 ms of delay, or 10 Mbit/s (replacing what the queue had before).
-        modprobe sch_netem || fail "modprobe sch_netem failed"
+        # Node 1's link: 5 ms of delay, the queue the launcher's --netem "1:delay 5ms" set up
+        # (run_vm.sh), or 10 Mbit/s, set here (replacing whatever the queue had before).
         nd=$(node1_netdev)
         [ -n "$nd" ] || fail "no netdev under rxe1 ($(rdma link show 2>&1 | tr '\n' ' '))"
-        spec="delay 5ms"; [ "$what" = netem_rate ] && spec="rate 10mbit"
-        # shellcheck disable=SC2086
-        tc qdisc replace dev "$nd" root netem $spec || fail "tc qdisc replace dev $nd netem $spec"
+        if [ "$what" = netem_delay ]; then
+            spec="delay 5ms"
+            tc qdisc show dev "$nd" | grep -q "netem .*delay 5ms" ||
+                fail "the launcher's --netem left no 'delay 5ms' on $nd: $(tc qdisc show dev "$nd")"
+        else
+            spec="rate 10mbit"
+            modprobe sch_netem || fail "modprobe sch_netem failed"
+            # shellcheck disable=SC2086
+            tc qdisc replace dev "$nd" root netem $spec ||
+                fail "tc qdisc replace dev $nd netem $spec"
+        fi
         conform "$what" -- "$bin" deploy --config "$cfg" --out "$work/$what"; rc=$?
         tc qdisc del dev "$nd" root || fail "tc qdisc del dev $nd root"
         [ $rc = 1 ] || fail "a degraded link ($spec) exited $rc"
