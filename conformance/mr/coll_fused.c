@@ -254,10 +254,11 @@ static void factorisation(int ltp, int itp)
 /* The mode AUTO picks without a table (the rule in fused.c): across nodes the baseline (TP then
  * DP); on one node, at most 8 ranks, both fused pairs in one exchange up to 256 B of input with a
  * core per rank and, where ranks share cores, 32 KiB (all-reduce + all-gather of ordinary buffers
- * 64 KiB) on AMD CPUs, 8 KiB on others (1 KiB of symmetric buffers); above, all-reduce + all-gather
- * through the baseline up to 2 KiB and in two shots beyond, reduce-scatter + all-reduce through the
- * baseline up to 512 KiB (128 KiB where ranks share cores of other CPUs than AMD's; at every size
- * with more than 8 ranks) and in two shots beyond. */
+ * 64 KiB) on AMD CPUs, 8 KiB on others (1 KiB of symmetric buffers, 4 KiB of reduce-scatter +
+ * all-reduce of f32); above, all-reduce + all-gather through the baseline up to 2 KiB (of f32 32
+ * KiB where ranks share other CPUs' cores) and in two shots beyond, reduce-scatter + all-reduce
+ * through the baseline up to 512 KiB (128 KiB where ranks share cores of other CPUs than AMD's; at
+ * every size with more than 8 ranks) and in two shots beyond. */
 static void untuned_rule(vsym_fused_t *f)
 {
     vsym_fused_topo_t t;
@@ -330,10 +331,14 @@ static void untuned_rule(vsym_fused_t *f)
                    vsym_fused_op_name(cases[i].op), cases[i].n, wn / dp, dp, nodes,
                    vsym_fused_mode_name(m), vsym_fused_mode_name(want));
     }
-    /* Reduce-scatter + all-reduce of f32: one exchange as of 2-byte elements, but on AMD CPUs
-     * where ranks share cores only to 16 KiB of input (the baseline reduces f32 faster) */
+    /* Reduce-scatter + all-reduce of f32: one exchange as of 2-byte elements, but where ranks
+     * share cores only to 16 KiB of input on AMD CPUs and 4 KiB on others (the baseline reduces
+     * f32 faster) */
     if ((vsym_fused_valid_ops(f) & (1u << VSYM_FUSED_REDUCESCATTER_ALLREDUCE)) && wn <= 8) {
-        const size_t f32_max = shared && amd ? 16384 : one_max2, n32 = f32_max / (4 * (size_t)dp);
+        const size_t f32_max = !shared ? one_max2
+                               : amd   ? 16384
+                                       : 4096,
+                     n32 = f32_max / (4 * (size_t)dp);
         for (size_t n = n32; n <= n32 + 1; n++) {
             vsym_fused_mode_t want = nodes > 1  ? (base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT)
                                      : n == n32 ? VSYM_FUSED_ONESHOT
@@ -414,15 +419,23 @@ static void untuned_rule(vsym_fused_t *f)
             }
         }
     }
-    /* All-reduce + all-gather of f32 where ranks share AMD cores (stop 57): one exchange to 32
+    /* All-reduce + all-gather of f32 where ranks share cores: on AMD's (stop 57) one exchange to 32
      * KiB of input from symmetric buffers as from ordinary ones (2-byte elements of symmetric
-     * buffers to 16 KiB, above), the two-shot modes beyond. */
-    if (shared && amd && nodes == 1 && wn <= 8 &&
+     * buffers to 16 KiB, above), the two-shot modes beyond; on others' (stop 68) one exchange to 8
+     * KiB, the baseline to 32 KiB (2-byte elements: the two-shot modes from 8 KiB), the two-shot
+     * modes beyond. */
+    if (shared && nodes == 1 && wn <= 8 &&
         (vsym_fused_valid_ops(f) & (1u << VSYM_FUSED_ALLREDUCE_ALLGATHER))) {
-        const size_t f32_in[] = {16384, 32768, 65536};
-        for (size_t k = 0; k < sizeof(f32_in) / sizeof(f32_in[0]); k++) {
+        const size_t f32_amd[] = {16384, 32768, 65536}, f32_other[] = {8192, 8196, 32768, 32772};
+        const size_t *f32_in = amd ? f32_amd : f32_other;
+        const size_t cnt =
+            amd ? sizeof(f32_amd) / sizeof(f32_amd[0]) : sizeof(f32_other) / sizeof(f32_other[0]);
+        for (size_t k = 0; k < cnt; k++) {
             const size_t n = f32_in[k] / 4;
-            const vsym_fused_mode_t want_sym = f32_in[k] <= 32768 ? VSYM_FUSED_ONESHOT : two,
+            const vsym_fused_mode_t want_sym = f32_in[k] <= (amd ? 32768 : 8192)
+                                                   ? VSYM_FUSED_ONESHOT
+                                               : !amd && f32_in[k] <= 32768 ? small
+                                                                            : two,
                                     want_plain = want_sym;
             const vsym_fused_mode_t ms = vsym_fused_select_mode_for(f,
                                                                     VSYM_FUSED_ALLREDUCE_ALLGATHER,

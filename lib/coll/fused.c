@@ -774,9 +774,16 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * so it keeps it. The rule against the one before, builds taking turns, six launches, near:
      * the baseline's time over AUTO's 1.02-1.28 where the rules differ (32-64 KiB), 0.85-1.24
      * before (results/coll/dev-2core-zen5-2026-12-02-stop57, runs 6-8). */
+    /* Where ranks share cores of other CPUs than AMD's, reduce-scatter + all-reduce of 4-byte and
+     * wider elements (not in place) only to 4 KiB: the 2-core Intel guest, 4 ranks (2 x 2), the
+     * baseline's time over the one exchange's at 8 KiB of f32 0.87-0.90 (ordinary buffers) and
+     * 0.80-0.86 (symmetric), six launches of stop 68, where stop 59's sixteen had 0.78-1.11
+     * (median 1.01); at 4 KiB 0.91-1.06 against stop 59's 0.87-1.26 (median 1.13); f16 0.95-1.22
+     * at 8 KiB (results/coll/dev-2core-intel-2026-12-03-stop68). */
     const int ar_ag = op == VSYM_FUSED_ALLREDUCE_ALLGATHER;
     const size_t one_max = !shared                        ? 256
                            : !amd && sym                  ? (rs_ar ? 2048 : 1024)
+                           : !amd && rs_ar && es >= 4     ? 4096
                            : !amd                         ? 8192
                            : ar_ag && bufs_sym && es == 2 ? 16384
                            : rs_ar && es >= 4             ? 16384
@@ -819,8 +826,15 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
      * rank on at most 8 ranks of other CPUs than AMD's up to 512 B (the same runs: the two-shot
      * 1.22-1.29x the baseline at 2 KiB, 1.03-1.17x at 1 KiB, 0.83-1.01x at 512 B; AUTO against the
      * build before, four rounds: 1.20-1.25x at 2 KiB and 0.97-1.08x at 1 KiB, against 0.95-1.00x).
-     */
-    const size_t base_max = own_few ? 512 : 2048;
+     * Where ranks share cores of other CPUs than AMD's, 4-byte and wider elements up to 32 KiB
+     * (past one exchange's 8 KiB): the baseline reduces them faster than 2-byte ones. 2-core
+     * Intel guest, 4 ranks (2 x 2), six launches each, the baseline's time over the two-shot's: f32
+     * at 16-32 KiB 0.77-0.93 (ordinary buffers) and 0.77-0.94 (symmetric, not in place), at 64 KiB
+     * 0.92-1.08, from 128 KiB 1.18-1.35; f16 at 8-64 KiB 1.04-1.23, so 2-byte ones keep the
+     * two-shot (results/coll/dev-2core-intel-2026-12-03-stop68; stop 51's runs, which set the
+     * rule here, measured f16 alone). Stop 59's sixteen launches had the two-shot of f32 at 16-32
+     * KiB at 0.76-1.22 (medians 1.03): no fused mode wins there on every day. */
+    const size_t base_max = own_few ? 512 : shared && !amd && es >= 4 ? 32768 : 2048;
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= base_max)
         return has_base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
     /* Reduce-scatter + all-reduce: the baseline up to 512 KiB of input, but where ranks share
