@@ -257,8 +257,8 @@ static void factorisation(int ltp, int itp)
  * 64 KiB) on AMD CPUs, 8 KiB on others (1 KiB of symmetric buffers, 4 KiB of reduce-scatter +
  * all-reduce of f32); above, all-reduce + all-gather through the baseline up to 2 KiB (of f32 32
  * KiB where ranks share other CPUs' cores) and in two shots beyond, reduce-scatter + all-reduce
- * through the baseline up to 512 KiB (128 KiB where ranks share cores of other CPUs than AMD's; at
- * every size with more than 8 ranks) and in two shots beyond. */
+ * through the baseline up to 512 KiB (where ranks share cores of other CPUs than AMD's 256 KiB on
+ * up to 4 ranks, 128 KiB on more; at every size with more than 8 ranks) and in two shots beyond. */
 static void untuned_rule(vsym_fused_t *f)
 {
     vsym_fused_topo_t t;
@@ -289,9 +289,12 @@ static void untuned_rule(vsym_fused_t *f)
      * then the two-shot modes */
     const int own_few = !shared && !amd && wn <= 8; /* a core per rank, at most 8, not AMD */
     const size_t base_max = own_few ? 512 : 2048;
-    /* reduce-scatter + all-reduce: the baseline up to rs_base_max bytes of input (128 KiB where
-     * ranks share cores of other CPUs than AMD's, 512 KiB else), the two-shot modes beyond */
-    const size_t rs_base_max = shared && !amd ? (128u << 10) : (512u << 10);
+    /* reduce-scatter + all-reduce: the baseline up to rs_base_max bytes of input (where ranks
+     * share cores of other CPUs than AMD's 256 KiB on up to 4 ranks and 128 KiB on more, 512 KiB
+     * else), the two-shot modes beyond */
+    const size_t rs_base_max = !shared || amd ? (512u << 10)
+                               : wn <= 4      ? (256u << 10)
+                                              : (128u << 10);
 #define ARAG(n)                                                                                    \
     {                                                                                              \
         VSYM_FUSED_ALLREDUCE_ALLGATHER, (n),                                                       \

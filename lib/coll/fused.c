@@ -838,13 +838,18 @@ static vsym_fused_mode_t rule_mode(const vsym_fused_t *f, vsym_fused_op_t op, si
     if (op == VSYM_FUSED_ALLREDUCE_ALLGATHER && bytes <= base_max)
         return has_base ? VSYM_FUSED_BASELINE : VSYM_FUSED_ONESHOT;
     /* Reduce-scatter + all-reduce: the baseline up to 512 KiB of input, but where ranks share
-     * cores of other CPUs than AMD's up to 128 KiB: 2-core Intel guest (family 6 model 167), 4
-     * ranks (2 x 2), f16 and f32, ordinary and symmetric buffers, plain and with the input
-     * rewritten and the output read, eight launches each, medians of the baseline's time over the
-     * two-shot's 0.96-1.17 at 256 KiB and 1.18-1.29 at 512 KiB (0.94-1.12 at 128 KiB); 8 ranks (2
-     * x 4, 4 x 2), three launches, 1.15-1.29 at 256 KiB, 1.06-1.16 at 512 KiB
-     * (results/coll/dev-2core-intel-2026-12-02-stop59). */
-    const size_t rs_base_max = shared && !amd ? (128u << 10) : (512u << 10);
+     * cores of other CPUs than AMD's up to 128 KiB (4 ranks: 256 KiB): 2-core Intel guest (family 6
+     * model 167), 4 ranks (2 x 2), f16 and f32, ordinary and symmetric buffers, plain and with the
+     * input rewritten and the output read, eight launches each, medians of the baseline's time over
+     * the two-shot's 0.96-1.17 at 256 KiB and 1.18-1.29 at 512 KiB (0.94-1.12 at 128 KiB); 8 ranks
+     * (2 x 4, 4 x 2), three launches, 1.15-1.29 at 256 KiB, 1.06-1.16 at 512 KiB
+     * (results/coll/dev-2core-intel-2026-12-02-stop59). But on 4 ranks up to 256 KiB: stop 68's
+     * four launches of each (f16 and f32, ordinary and symmetric, plain and rewritten) had the
+     * two-shot at 0.86-1.09 there (medians 0.93-0.99), 1.03-1.28 at 512 KiB
+     * (results/coll/dev-2core-intel-2026-12-03-stop68). */
+    const size_t rs_base_max = !shared || amd ? (512u << 10)
+                               : f->W <= 4    ? (256u << 10)
+                                              : (128u << 10);
     if (op == VSYM_FUSED_REDUCESCATTER_ALLREDUCE && (bytes <= rs_base_max || f->W > 8) && has_base)
         return VSYM_FUSED_BASELINE;
     if (f->valid_modes & (1u << VSYM_FUSED_FEWEST_BYTES)) return VSYM_FUSED_FEWEST_BYTES;
