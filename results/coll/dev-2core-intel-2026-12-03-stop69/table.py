@@ -7,7 +7,7 @@ import glob, json, re, sys
 from collections import defaultdict
 
 d = sys.argv[1]
-best = defaultdict(dict)   # (kind, round, size) -> GB/s
+best = {}                  # (kind, round, size) -> GB/s
 coll = defaultdict(list)   # (mode, size) -> [(round, us, path)]
 for f in glob.glob(f"{d}/recs/*.jsonl"):
     kind, rnd, size = re.match(r".*/(\w+)-(\d+)-(\d+)\.jsonl", f).groups()
@@ -29,7 +29,7 @@ for line in open(f"{d}/recs/cma.txt"):
 rng = lambda v: f"{min(v):.2f}-{max(v):.2f}" if v else "-"
 modes = ("out-of-place", "in-place", "out-of-place-symmetric", "in-place-symmetric")
 print("# bound fraction: S / memcpy alone (GB/s, fastest copy) / all-reduce time, min-max of rounds")
-print(f"{'bytes':>9} {'memcpy GB/s':>12} " + " ".join(f"{m:>22}" for m in modes) +
+print(f"{'bytes':>9} {'memcpy GB/s':>12} " + " ".join(f"{m:>34}" for m in modes) +
       f" {'cma/memcpy':>11}")
 for s in sorted({k[1] for k in coll}):
     mc = [best[("alone", r, s)] for (r, _, _) in coll[(modes[0], s)] if ("alone", r, s) in best]
@@ -38,5 +38,5 @@ for s in sorted({k[1] for k in coll}):
         fr = [s / (best[("alone", r, s)] * 1e3) / us for (r, us, _) in coll[(m, s)]
               if ("alone", r, s) in best]
         paths = sorted({p for (_, _, p) in coll[(m, s)]})
-        cols.append(f"{rng(fr)} {'/'.join(paths)[:10]}")
-    print(f"{s:>9} {rng(mc):>12} " + " ".join(f"{c:>22}" for c in cols) + f" {rng(cma[s]):>11}")
+        cols.append(f"{rng(fr)} {'/'.join(paths)}")
+    print(f"{s:>9} {rng(mc):>12} " + " ".join(f"{c:>34}" for c in cols) + f" {rng(cma[s]):>11}")
